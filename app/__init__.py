@@ -1,0 +1,1 @@
+"""Trellis services: the layer between the GraphQL schema and the stores."""

@@ -1,0 +1,165 @@
+"""The `trellis` command line. Every failure is one line on stderr and a non-zero exit."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from app import devkey
+from app.auth import create_key
+from app.endpoints import local_neo4j, local_postgres, postgres_url, resolve_endpoints
+from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
+from app.localdb.bolt import port_is_free
+from app.settings import Settings
+from store.migrations import migrate as apply_migrations
+from store.pool import open_pool
+
+F = TypeVar("F", bound=Callable[..., Any])
+_FAILURES = (SettingsError, LocalServiceError, BackendUnavailable, TrellisError)
+
+
+def one_line_errors(command: F) -> F:
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except _FAILURES as error:
+            click.echo(f"trellis: error: {_describe(error)}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _describe(error: Exception) -> str:
+    if isinstance(error, BackendUnavailable) and error.reason:
+        return f"{error.message}: {error.reason}"
+    return str(error)
+
+
+@click.group()
+def main() -> None:
+    """Trellis: a GraphQL knowledge-graph API for retrieval and grounded answers."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+@one_line_errors
+def run() -> None:
+    """Start the local databases, migrate, print a development key, and serve."""
+    settings = Settings.from_env()
+    _require_free_port(settings)
+    _services_up(settings)
+    asyncio.run(_migrate(settings))
+    key = asyncio.run(devkey.ensure_dev_key(settings, postgres_url(settings)))
+    base = f"http://{settings.host}:{settings.port}"
+    click.echo(f"GraphiQL:  {base}/graphql#apiKey={key}")
+    click.echo(f"API key:   {key}   (send it as the X-API-Key header)")
+    _serve(settings)
+
+
+@main.command()
+@one_line_errors
+def serve() -> None:
+    """Serve the GraphQL API (starting local databases when none are configured)."""
+    settings = Settings.from_env()
+    _require_free_port(settings)
+    _serve(settings)
+
+
+@main.command()
+@one_line_errors
+def migrate() -> None:
+    """Apply pending PostgreSQL migrations."""
+    settings = Settings.from_env()
+    applied = asyncio.run(_migrate(settings))
+    click.echo(f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else ""))
+
+
+@main.group()
+def services() -> None:
+    """Local databases: Neo4j (Maven jars) and PostgreSQL (pgserver wheel)."""
+
+
+@services.command("up")
+@one_line_errors
+def services_up() -> None:
+    _services_up(Settings.from_env())
+
+
+@services.command("down")
+@one_line_errors
+def services_down() -> None:
+    settings = Settings.from_env()
+    for local in (local_neo4j(settings), local_postgres(settings)):
+        stopped = local.stop()
+        click.echo(f"{local.status().name:<8} {'stopped' if stopped else 'was not running'}")
+
+
+@services.command("status")
+@one_line_errors
+def services_status() -> None:
+    settings = Settings.from_env()
+    statuses = [local_neo4j(settings).status(), local_postgres(settings).status()]
+    for status in statuses:
+        click.echo(status.line())
+    if not all(status.running for status in statuses):
+        sys.exit(1)
+
+
+@main.group()
+def keys() -> None:
+    """API keys."""
+
+
+@keys.command("create")
+@click.option("--tenant", required=True, help="Tenant name; created if it does not exist.")
+@one_line_errors
+def keys_create(tenant: str) -> None:
+    """Create an API key for TENANT and print only the key."""
+    if not tenant.strip():
+        raise SettingsError("--tenant must not be empty")
+    settings = Settings.from_env()
+    click.echo(asyncio.run(_create_key(settings, tenant.strip())))
+
+
+def _services_up(settings: Settings) -> None:
+    endpoints = resolve_endpoints(settings)
+    click.echo(f"postgres  {'configured' if settings.postgres.url else 'local, up'}")
+    click.echo(f"neo4j     {endpoints.neo4j_uri}")
+
+
+async def _migrate(settings: Settings) -> list[str]:
+    try:
+        applied = await apply_migrations(postgres_url(settings))
+    except OSError as error:
+        raise BackendUnavailable("postgres", str(error)) from error
+    return [f"{m.version:04d}_{m.name}" for m in applied]
+
+
+async def _create_key(settings: Settings, tenant: str) -> str:
+    url = postgres_url(settings)
+    await _migrate(settings)
+    pool = await open_pool(url, 1, settings.db_timeout_seconds)
+    try:
+        return await create_key(pool, tenant)
+    finally:
+        await pool.close()
+
+
+def _require_free_port(settings: Settings) -> None:
+    if not port_is_free(settings.host, settings.port):
+        raise SettingsError(f"port {settings.port} on {settings.host} is already in use; "
+                            "stop what holds it or set TRELLIS_PORT")
+
+
+def _serve(settings: Settings) -> None:
+    import uvicorn
+
+    uvicorn.run("schema.asgi:create_app", factory=True, host=settings.host, port=settings.port,
+                log_level=settings.log_level.lower(), ws="websockets-sansio", lifespan="on")

@@ -1,0 +1,29 @@
+"""The development tenant's API key, kept in the data folder so `make run` reuses it."""
+
+from __future__ import annotations
+
+from app.auth import create_key
+from app.settings import Settings
+from store.pool import open_pool
+from store.tenants import tenant_for_key
+
+DEV_TENANT = "development"
+
+
+async def ensure_dev_key(settings: Settings, postgres_url: str) -> str:
+    """The saved development key if it still works; otherwise a new one, saved."""
+    path = settings.data_dir / "dev-api-key"
+    pool = await open_pool(postgres_url, 1, settings.db_timeout_seconds)
+    try:
+        saved = path.read_text().strip() if path.exists() else ""
+        if saved:
+            async with pool.connection() as conn:
+                if await tenant_for_key(conn, saved) is not None:
+                    return saved
+        key = await create_key(pool, DEV_TENANT)
+    finally:
+        await pool.close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(key + "\n")
+    path.chmod(0o600)
+    return key

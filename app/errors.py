@@ -1,0 +1,42 @@
+"""Errors with stable codes. Clients see the code and message, never a traceback."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class ErrorCode(str, Enum):
+    UNAUTHENTICATED = "UNAUTHENTICATED"
+    NOT_FOUND = "NOT_FOUND"
+    ALREADY_EXISTS = "ALREADY_EXISTS"
+    BAD_INPUT = "BAD_INPUT"
+    SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+class TrellisError(Exception):
+    """An error a client may see: a stable code, a message, and optional details."""
+
+    def __init__(self, code: ErrorCode, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+class BackendUnavailable(TrellisError):
+    """A database is down or unreachable. `backend` is "postgres" or "neo4j"."""
+
+    def __init__(self, backend: str, reason: str = "") -> None:
+        message = f"{backend} is unavailable"
+        super().__init__(ErrorCode.SERVICE_UNAVAILABLE, message, backend=backend)
+        self.backend = backend
+        self.reason = reason
+
+
+class SettingsError(Exception):
+    """A missing or bad setting. The message is one line naming the variable."""
+
+
+class LocalServiceError(Exception):
+    """A local database could not be started or stopped. The message is one line."""

@@ -1,0 +1,65 @@
+"""The services one running Trellis holds: opened in the lifespan, closed at shutdown."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import psycopg
+from neo4j.exceptions import DriverError
+from neo4j.exceptions import Neo4jError as _ServerError
+from psycopg_pool import PoolTimeout
+
+from app.collections import Collections
+from app.endpoints import Endpoints
+from app.errors import BackendUnavailable
+from app.projection import GraphProjector
+from app.settings import Settings
+from graph.constraints import ensure_constraints
+from graph.driver import GraphStore, open_graph
+from store.migrations import migrate
+from store.pool import Pool, open_pool
+
+log = logging.getLogger(__name__)
+_NEO4J_FAILURES = (DriverError, _ServerError, OSError)
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    pool: Pool
+    graph: GraphStore
+    projector: GraphProjector
+    collections: Collections
+
+    async def close(self) -> None:
+        await self.graph.close()
+        await self.pool.close()
+
+
+async def open_services(settings: Settings, endpoints: Endpoints) -> Services:
+    """Migrate Postgres, open the pool and the driver, and create graph constraints."""
+    timeout = settings.db_timeout_seconds
+    try:
+        applied = await migrate(endpoints.postgres_url)
+        pool = await open_pool(endpoints.postgres_url, settings.postgres.pool_size, timeout)
+    except (OSError, psycopg.Error, PoolTimeout) as error:
+        raise _startup_failure(error, "postgres") from error
+    log.info("postgres ready; %d migration(s) applied", len(applied))
+    graph = open_graph(endpoints.neo4j_uri, settings.neo4j.user, settings.neo4j.password,
+                       settings.neo4j.database, timeout)
+    try:
+        await ensure_constraints(graph)
+    except _NEO4J_FAILURES as error:
+        await graph.close()
+        await pool.close()
+        raise _startup_failure(error, "neo4j") from error
+    projector = GraphProjector(pool, graph)
+    return Services(settings=settings, pool=pool, graph=graph, projector=projector,
+                    collections=Collections(pool, graph, projector))
+
+
+def _startup_failure(error: Exception, backend: str) -> BackendUnavailable:
+    text = str(error).strip()
+    reason = text.splitlines()[0] if text else type(error).__name__
+    return BackendUnavailable(backend, reason)

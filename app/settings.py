@@ -1,0 +1,154 @@
+"""Settings: read once from the environment into one typed, immutable object.
+
+Every variable Trellis reads is listed in `VARIABLES`; a test checks that
+docker-compose.yml sets nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from app.errors import SettingsError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+VARIABLES = (
+    "TRELLIS_HOST",
+    "TRELLIS_PORT",
+    "TRELLIS_DATA_DIR",
+    "TRELLIS_LOG_LEVEL",
+    "TRELLIS_PG_POOL_SIZE",
+    "TRELLIS_DB_TIMEOUT_SECONDS",
+    "DATABASE_URL",
+    "NEO4J_URI",
+    "NEO4J_USER",
+    "NEO4J_PASSWORD",
+    "NEO4J_DATABASE",
+    "NEO4J_BOLT_PORT",
+)
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+_NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+@dataclass(frozen=True)
+class Neo4jSettings:
+    """Where the graph lives. `uri` is None when Trellis runs its own local Neo4j."""
+
+    uri: str | None
+    user: str | None
+    password: str | None
+    database: str
+    local_bolt_port: int
+
+    @property
+    def is_local(self) -> bool:
+        return self.uri is None
+
+
+@dataclass(frozen=True)
+class PostgresSettings:
+    """Where the system of record lives. `url` is None for the embedded local server."""
+
+    url: str | None
+    pool_size: int
+
+    @property
+    def is_local(self) -> bool:
+        return self.url is None
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str
+    port: int
+    data_dir: Path
+    log_level: str
+    db_timeout_seconds: float
+    postgres: PostgresSettings
+    neo4j: Neo4jSettings
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        source = _Source(os.environ if env is None else env)
+        return cls(
+            host=source.text("TRELLIS_HOST", "127.0.0.1"),
+            port=source.integer("TRELLIS_PORT", 8000, 1, 65535),
+            data_dir=Path(source.text("TRELLIS_DATA_DIR", str(PROJECT_ROOT / ".data"))).resolve(),
+            log_level=source.choice("TRELLIS_LOG_LEVEL", "INFO", _LOG_LEVELS),
+            db_timeout_seconds=source.number("TRELLIS_DB_TIMEOUT_SECONDS", 5.0, 0.1, 300.0),
+            postgres=_postgres(source),
+            neo4j=_neo4j(source),
+        )
+
+
+def _postgres(source: _Source) -> PostgresSettings:
+    url = source.optional("DATABASE_URL")
+    if url is not None and urlsplit(url).scheme not in ("postgresql", "postgres"):
+        raise SettingsError(
+            "DATABASE_URL must start with postgresql://; unset it to use the local server"
+        )
+    return PostgresSettings(url=url, pool_size=source.integer("TRELLIS_PG_POOL_SIZE", 10, 1, 200))
+
+
+def _neo4j(source: _Source) -> Neo4jSettings:
+    uri = source.optional("NEO4J_URI")
+    if uri is not None:
+        if urlsplit(uri).scheme not in _NEO4J_SCHEMES:
+            raise SettingsError(
+                "NEO4J_URI must use one of " + ", ".join(s + "://" for s in _NEO4J_SCHEMES)
+            )
+        for name in ("NEO4J_USER", "NEO4J_PASSWORD"):
+            if source.optional(name) is None:
+                raise SettingsError(f"{name} is required when NEO4J_URI is set; set it or unset NEO4J_URI")
+    return Neo4jSettings(
+        uri=uri,
+        user=source.optional("NEO4J_USER"),
+        password=source.optional("NEO4J_PASSWORD"),
+        database=source.text("NEO4J_DATABASE", "neo4j"),
+        local_bolt_port=source.integer("NEO4J_BOLT_PORT", 7687, 1, 65535),
+    )
+
+
+class _Source:
+    """Typed reads of environment variables; every failure names the variable."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self._env = env
+
+    def optional(self, name: str) -> str | None:
+        value = self._env.get(name, "").strip()
+        return value or None
+
+    def text(self, name: str, default: str) -> str:
+        return self.optional(name) or default
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        raw = self.optional(name)
+        if raw is None:
+            return default
+        if not raw.isdigit() or not low <= int(raw) <= high:
+            raise SettingsError(f"{name} must be an integer from {low} to {high}, got {raw!r}")
+        return int(raw)
+
+    def number(self, name: str, default: float, low: float, high: float) -> float:
+        raw = self.optional(name)
+        if raw is None:
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            value = float("nan")
+        if not low <= value <= high:
+            raise SettingsError(f"{name} must be a number from {low} to {high}, got {raw!r}")
+        return value
+
+    def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> str:
+        value = self.text(name, default).upper()
+        if value not in allowed:
+            raise SettingsError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+        return value

@@ -1,0 +1,1 @@
+"""Neo4j: the knowledge graph, derived from Postgres. One module per store operation."""

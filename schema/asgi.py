@@ -1,0 +1,81 @@
+"""The ASGI application: /graphql (HTTP and WebSocket), /healthz, /readyz and static files.
+
+`uvicorn schema.asgi:create_app --factory` serves it; `trellis serve` does the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from app.endpoints import Endpoints, resolve_endpoints
+from app.health import check_backends
+from app.projection import run_projection_loop
+from app.services import Services, open_services
+from app.settings import Settings
+from schema import schema
+from schema.view import TrellisGraphQL
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "app" / "static"
+
+
+def create_app(settings: Settings | None = None, endpoints: Endpoints | None = None) -> Starlette:
+    settings = settings or Settings.from_env()
+    graphql = TrellisGraphQL(schema)
+    return Starlette(
+        routes=[
+            Route("/graphql", graphql, methods=["GET", "POST"]),
+            WebSocketRoute("/graphql", graphql),
+            Route("/healthz", healthz),
+            Route("/readyz", readyz),
+            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        ],
+        lifespan=_lifespan(settings, endpoints),
+    )
+
+
+def _lifespan(settings: Settings, endpoints: Endpoints | None):  # type: ignore[no-untyped-def]
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        resolved = endpoints or await asyncio.to_thread(resolve_endpoints, settings)
+        services = await open_services(settings, resolved)
+        app.state.services = services
+        worker = asyncio.create_task(run_projection_loop(services.projector))
+        try:
+            yield
+        finally:
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+            await services.close()
+
+    return lifespan
+
+
+async def healthz(request: Request) -> JSONResponse:
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> JSONResponse:
+    services: Services = request.app.state.services
+    backends = await check_backends(services)
+    down = [b.name for b in backends if not b.up]
+    body = {
+        "status": "unavailable" if down else "ready",
+        "down": down,
+        "backends": {b.name: {"up": b.up, "latencyMs": b.latency_ms, "error": b.error}
+                     for b in backends},
+    }
+    return JSONResponse(body, status_code=503 if down else 200)
+
+
+logging.getLogger("neo4j").setLevel(logging.WARNING)

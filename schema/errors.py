@@ -1,0 +1,58 @@
+"""Turn every error into a GraphQL error with a stable `extensions.code`, and mask the rest.
+
+Clients never see a traceback or an internal message: unexpected failures are logged
+here and reach the client as INTERNAL_ERROR.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+from graphql import GraphQLError
+from strawberry.extensions import SchemaExtension
+
+from app.backend_errors import as_backend_unavailable
+from app.errors import ErrorCode, TrellisError
+
+log = logging.getLogger(__name__)
+
+
+def with_code(error: GraphQLError) -> GraphQLError:
+    original = error.original_error
+    if original is None and "code" in (error.extensions or {}):
+        return error
+    if original is None:
+        return _coded(error, error.message, "GRAPHQL_VALIDATION_FAILED", {})
+    known = as_backend_unavailable(original)
+    if known is not None:
+        log.warning("%s unavailable: %s", known.backend, known.reason or original)
+        return _coded(error, known.message, known.code.value, known.details)
+    if isinstance(original, TrellisError):
+        return _coded(error, original.message, original.code.value, original.details)
+    log.error("unexpected error at %s", error.path, exc_info=original)
+    return _coded(error, "internal error", ErrorCode.INTERNAL_ERROR.value, {})
+
+
+def _coded(error: GraphQLError, message: str, code: str, details: dict[str, object]) -> GraphQLError:
+    extensions = {**(error.extensions or {}), **details, "code": code}
+    return GraphQLError(message, nodes=error.nodes, source=error.source,
+                        positions=error.positions, path=error.path, extensions=extensions)
+
+
+class ErrorCodes(SchemaExtension):
+    """Codes errors of queries and mutations, and of each subscription event."""
+
+    def on_operation(self) -> Iterator[None]:
+        yield
+        _code_errors_of(self.execution_context.result)
+
+    def on_stream_result(self, result: object) -> Iterator[None]:
+        _code_errors_of(result)
+        yield
+
+
+def _code_errors_of(result: object) -> None:
+    errors = getattr(result, "errors", None)
+    if errors:
+        result.errors = [with_code(error) for error in errors]  # type: ignore[attr-defined]

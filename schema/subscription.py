@@ -1,0 +1,28 @@
+"""Subscription root (graphql-transport-ws only)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator
+
+import strawberry
+
+from app.errors import ErrorCode, TrellisError
+from schema.context import Info
+
+MAX_TICKS = 1000
+
+
+@strawberry.type
+class Subscription:
+    @strawberry.subscription(description="Counts from 1 to `count`: a check of the WebSocket path.")
+    async def ticks(
+        self, info: Info, count: int = 3, interval_ms: int = 100
+    ) -> AsyncGenerator[int, None]:
+        await info.context.tenant()
+        if not 1 <= count <= MAX_TICKS or not 0 <= interval_ms <= 60_000:
+            raise TrellisError(ErrorCode.BAD_INPUT,
+                               f"count must be 1 to {MAX_TICKS} and intervalMs 0 to 60000")
+        for tick in range(1, count + 1):
+            yield tick
+            await asyncio.sleep(interval_ms / 1000)

@@ -1,0 +1,65 @@
+"""The graph outbox: changes for Neo4j, written in the same transaction as the change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from psycopg.rows import class_row
+from psycopg.types.json import Jsonb
+
+from store.pool import Conn
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    tenant_id: UUID
+    kind: str
+    payload: dict[str, Any]
+
+
+async def enqueue(conn: Conn, tenant_id: UUID, kind: str, payload: dict[str, Any]) -> None:
+    await conn.execute(
+        "INSERT INTO graph_outbox (tenant_id, kind, payload) VALUES (%s, %s, %s)",
+        (tenant_id, kind, Jsonb(payload)),
+    )
+
+
+MAX_ATTEMPTS = 10
+
+
+async def claim(conn: Conn, limit: int) -> list[OutboxRow]:
+    """Lock up to `limit` pending rows for this transaction; other workers skip them.
+
+    Rows that failed MAX_ATTEMPTS times are parked, with `last_error` saying why, so one
+    bad row cannot block the rows behind it.
+    """
+    async with conn.cursor(row_factory=class_row(OutboxRow)) as cursor:
+        await cursor.execute(
+            "SELECT id, tenant_id, kind, payload FROM graph_outbox"
+            " WHERE done_at IS NULL AND attempts < %s"
+            " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED",
+            (MAX_ATTEMPTS, limit),
+        )
+        return await cursor.fetchall()
+
+
+async def mark_done(conn: Conn, ids: list[int]) -> None:
+    await conn.execute("UPDATE graph_outbox SET done_at = now() WHERE id = ANY(%s)", (ids,))
+
+
+async def mark_failed(conn: Conn, ids: list[int], error: str) -> None:
+    await conn.execute(
+        "UPDATE graph_outbox SET attempts = attempts + 1, last_error = %s WHERE id = ANY(%s)",
+        (error[:2000], ids),
+    )
+
+
+async def pending_count(conn: Conn, tenant_id: UUID) -> int:
+    cursor = await conn.execute(
+        "SELECT count(*) FROM graph_outbox WHERE tenant_id = %s AND done_at IS NULL", (tenant_id,)
+    )
+    row = await cursor.fetchone()
+    return int(row[0]) if row else 0

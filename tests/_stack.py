@@ -1,0 +1,80 @@
+"""Real local databases and a real uvicorn server for the test session."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import uvicorn
+
+from app.endpoints import Endpoints
+from app.localdb.neo4j import LocalNeo4j
+from app.localdb.postgres import LocalPostgres
+from app.settings import Settings
+from schema.asgi import create_app
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Stack:
+    data_dir: Path
+    settings: Settings
+    endpoints: Endpoints
+    neo4j: LocalNeo4j
+    postgres: LocalPostgres
+
+    def env(self) -> dict[str, str]:
+        return {"TRELLIS_DATA_DIR": str(self.data_dir),
+                "NEO4J_BOLT_PORT": str(self.settings.neo4j.local_bolt_port)}
+
+
+@contextmanager
+def local_stack(**extra_env: str) -> Iterator[Stack]:
+    """Start a fresh Neo4j and PostgreSQL in a temporary folder; stop and delete them after."""
+    data_dir = Path(tempfile.mkdtemp(prefix="trellis-test-"))
+    env = {"TRELLIS_DATA_DIR": str(data_dir), "NEO4J_BOLT_PORT": str(free_port()), **extra_env}
+    settings = Settings.from_env(env)
+    neo4j = LocalNeo4j(data_dir / "neo4j", settings.neo4j.local_bolt_port)
+    postgres = LocalPostgres(data_dir / "pg")
+    try:
+        url = postgres.start()
+        neo4j.start()
+        yield Stack(data_dir, settings, Endpoints(url, neo4j.uri), neo4j, postgres)
+    finally:
+        neo4j.stop()
+        postgres.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@contextmanager
+def running_server(stack: Stack) -> Iterator[str]:
+    """Serve the app with uvicorn in a thread; yields its base URL."""
+    port = free_port()
+    app = create_app(stack.settings, stack.endpoints)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            ws="websockets-sansio", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

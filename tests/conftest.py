@@ -1,0 +1,43 @@
+"""Session fixtures: one real Neo4j, one real PostgreSQL and one real server per test run."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests._stack import Stack, local_stack, running_server
+from tests.graphql_client import GraphQLClient
+
+
+@pytest.fixture(scope="session")
+def stack() -> Iterator[Stack]:
+    with local_stack(TRELLIS_DB_TIMEOUT_SECONDS="3") as started:
+        yield started
+
+
+@pytest.fixture(scope="session")
+def base_url(stack: Stack) -> Iterator[str]:
+    with running_server(stack) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def http(base_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture
+def tenant_key(http: httpx.Client, stack: Stack) -> str:
+    """A fresh tenant with its own key, so tests never share data."""
+    from tests.keys import make_key
+
+    return make_key(stack, f"tenant-{uuid.uuid4().hex[:10]}")
+
+
+@pytest.fixture
+def gql(http: httpx.Client, tenant_key: str) -> GraphQLClient:
+    return GraphQLClient(http, tenant_key)

@@ -1,0 +1,72 @@
+"""The WebSocket path end to end, over graphql-transport-ws only."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import ClientConnection, connect
+
+pytestmark = pytest.mark.integration
+
+PROTOCOL = "graphql-transport-ws"
+
+
+def _ws_url(base_url: str) -> str:
+    return base_url.replace("http://", "ws://") + "/graphql"
+
+
+@contextmanager
+def _open(base_url: str, params: dict[str, Any] | None) -> Iterator[ClientConnection]:
+    with connect(_ws_url(base_url), subprotocols=[PROTOCOL], open_timeout=10) as ws:  # type: ignore[list-item]
+        ws.send(json.dumps({"type": "connection_init", "payload": params or {}}))
+        yield ws
+
+
+def _subscribe(ws: ClientConnection, query: str) -> list[dict[str, Any]]:
+    ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query}}))
+    messages = []
+    while True:
+        message = json.loads(ws.recv(timeout=10))
+        messages.append(message)
+        if message["type"] in ("complete", "error"):
+            return messages
+
+
+def test_ticks_stream_then_complete(base_url: str, tenant_key: str) -> None:
+    with _open(base_url, {"X-API-Key": tenant_key}) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        messages = _subscribe(ws, "subscription { ticks(count: 3, intervalMs: 10) }")
+    ticks = [m["payload"]["data"]["ticks"] for m in messages if m["type"] == "next"]
+    assert ticks == [1, 2, 3]
+    assert messages[-1] == {"id": "1", "type": "complete"}
+
+
+def test_bad_arguments_are_bad_input(base_url: str, tenant_key: str) -> None:
+    with _open(base_url, {"apiKey": tenant_key}) as ws:
+        ws.recv(timeout=10)
+        messages = _subscribe(ws, "subscription { ticks(count: 0) }")
+    errors = [error for m in messages if m["type"] == "next" for error in m["payload"]["errors"]]
+    assert [error["extensions"]["code"] for error in errors] == ["BAD_INPUT"]
+    assert messages[-1]["type"] == "complete"
+
+
+@pytest.mark.parametrize("params", [None, {"X-API-Key": "trk_wrong"}, {"X-API-Key": 42}])
+def test_connection_without_valid_key_is_rejected(base_url: str, params: dict[str, Any] | None) -> None:
+    with _open(base_url, params) as ws, pytest.raises(ConnectionClosed) as closed:
+        ws.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 4403
+
+
+def test_legacy_graphql_ws_protocol_is_refused(base_url: str) -> None:
+    try:
+        with connect(_ws_url(base_url), subprotocols=["graphql-ws"], open_timeout=10) as ws:  # type: ignore[list-item]
+            with pytest.raises(ConnectionClosed):
+                ws.recv(timeout=10)
+    except InvalidHandshake:
+        pass
