@@ -46,7 +46,10 @@ class LocalPostgres:
             return running
         ensure_folder_is_ours(self.pgdata)
         try:
-            server = _pgserver().get_server(self.pgdata, cleanup_mode=None)
+            # get_server caches one handle per folder and skips start() for a cached one,
+            # so start explicitly: that also restarts a server stopped earlier.
+            server = _pgserver().get_server(self.pgdata, cleanup_mode=None, start=False)
+            server.start()
         except Exception as error:
             raise LocalServiceError(self._failure_message(error)) from error
         return str(server.get_uri())

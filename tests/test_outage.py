@@ -1,0 +1,85 @@
+"""A database going down while serving: SERVICE_UNAVAILABLE naming it, never a traceback.
+
+These tests stop and restart databases, so they get a stack of their own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+
+from tests._stack import Stack, local_stack, running_server
+from tests.graphql_client import GraphQLClient
+from tests.keys import make_key
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def outage_stack() -> Iterator[Stack]:
+    with local_stack(TRELLIS_DB_TIMEOUT_SECONDS="2") as stack:
+        yield stack
+
+
+@pytest.fixture(scope="module")
+def client(outage_stack: Stack) -> Iterator[GraphQLClient]:
+    with running_server(outage_stack) as url, httpx.Client(base_url=url, timeout=60) as http:
+        yield GraphQLClient(http, make_key(outage_stack, "outage"))
+
+
+def _assert_unavailable(body: dict[str, object], backend: str) -> None:
+    errors = body["errors"]
+    assert isinstance(errors, list)
+    assert errors[0]["extensions"] == {"code": "SERVICE_UNAVAILABLE", "backend": backend}
+    assert errors[0]["message"] == f"{backend} is unavailable"
+    assert "Traceback" not in str(body)
+
+
+def test_neo4j_down_then_back(client: GraphQLClient, outage_stack: Stack) -> None:
+    outage_stack.neo4j.stop()
+    try:
+        created = client.data('mutation { createCollection(name: "while-down") { id } }')
+        assert created["createCollection"]["id"]
+        body = client.post('{ collection(name: "while-down") { name graph { name } } }')
+        _assert_unavailable(body, "neo4j")
+        ready = client.http.get("/readyz")
+        assert ready.status_code == 503
+        assert ready.json()["down"] == ["neo4j"]
+    finally:
+        outage_stack.neo4j.start()
+    _wait_for_projection(client, "while-down")
+    assert client.http.get("/readyz").status_code == 200
+
+
+def test_postgres_down_then_back(client: GraphQLClient, outage_stack: Stack) -> None:
+    outage_stack.postgres.stop()
+    try:
+        _assert_unavailable(client.post("{ collections { name } }"), "postgres")
+        ready = client.http.get("/readyz")
+        assert ready.status_code == 503
+        assert ready.json()["down"] == ["postgres"]
+    finally:
+        outage_stack.postgres.start()
+    _wait_until(lambda: "errors" not in client.post("{ collections { name } }"))
+
+
+def _wait_for_projection(client: GraphQLClient, name: str) -> None:
+    """The outbox row written while Neo4j was down reaches the graph once it is back."""
+    query = '{ collection(name: "%s") { graph { name } } }' % name
+
+    def projected() -> bool:
+        body = client.post(query)
+        return "errors" not in body and body["data"]["collection"]["graph"] == {"name": name}
+
+    _wait_until(projected)
+
+
+def _wait_until(condition: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the service did not recover")
+        time.sleep(0.5)
