@@ -78,7 +78,9 @@ def migrate() -> None:
     """Apply pending PostgreSQL migrations."""
     settings = Settings.from_env()
     applied = asyncio.run(_migrate(settings))
-    click.echo(f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else ""))
+    click.echo(
+        f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else "")
+    )
 
 
 @main.group()
@@ -154,12 +156,21 @@ async def _create_key(settings: Settings, tenant: str) -> str:
 
 def _require_free_port(settings: Settings) -> None:
     if not port_is_free(settings.host, settings.port):
-        raise SettingsError(f"port {settings.port} on {settings.host} is already in use; "
-                            "stop what holds it or set TRELLIS_PORT")
+        raise SettingsError(
+            f"port {settings.port} on {settings.host} is already in use; "
+            "stop what holds it or set TRELLIS_PORT"
+        )
 
 
 def _serve(settings: Settings) -> None:
     import uvicorn
 
-    uvicorn.run("schema.asgi:create_app", factory=True, host=settings.host, port=settings.port,
-                log_level=settings.log_level.lower(), ws="websockets-sansio", lifespan="on")
+    uvicorn.run(
+        "schema.asgi:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level.lower(),
+        ws="websockets-sansio",
+        lifespan="on",
+    )

@@ -37,8 +37,9 @@ class Collections:
                     conn, tenant.id, name, DEFAULT_EMBEDDING_MODEL, DEFAULT_EMBEDDING_DIM
                 )
             except rows.DuplicateCollection:
-                raise TrellisError(ErrorCode.ALREADY_EXISTS,
-                                   f"a collection named {name!r} already exists") from None
+                raise TrellisError(
+                    ErrorCode.ALREADY_EXISTS, f"a collection named {name!r} already exists"
+                ) from None
             await outbox.enqueue(conn, tenant.id, "collection.upsert", _graph_row(created))
         await self._project_now()
         return created
@@ -69,15 +70,21 @@ class Collections:
 def validate_name(name: str) -> str:
     cleaned = unicodedata.normalize("NFC", name).strip()
     if not cleaned or len(cleaned) > MAX_NAME_LENGTH:
-        raise TrellisError(ErrorCode.BAD_INPUT,
-                           f"a collection name must be 1 to {MAX_NAME_LENGTH} characters",
-                           field="name")
+        raise TrellisError(
+            ErrorCode.BAD_INPUT,
+            f"a collection name must be 1 to {MAX_NAME_LENGTH} characters",
+            field="name",
+        )
     if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
-        raise TrellisError(ErrorCode.BAD_INPUT, "a collection name cannot hold control characters",
-                           field="name")
+        raise TrellisError(
+            ErrorCode.BAD_INPUT, "a collection name cannot hold control characters", field="name"
+        )
     return cleaned
 
 
 def _graph_row(collection: Collection) -> dict[str, str]:
-    return {"id": str(collection.id), "tenant_id": str(collection.tenant_id),
-            "name": collection.name}
+    return {
+        "id": str(collection.id),
+        "tenant_id": str(collection.tenant_id),
+        "name": collection.name,
+    }

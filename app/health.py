@@ -20,10 +20,12 @@ class BackendHealth:
 
 async def check_backends(services: Services) -> list[BackendHealth]:
     timeout = services.settings.db_timeout_seconds
-    return list(await asyncio.gather(
-        _probe("postgres", lambda: _ping_postgres(services), timeout),
-        _probe("neo4j", lambda: _ping_neo4j(services), timeout),
-    ))
+    return list(
+        await asyncio.gather(
+            _probe("postgres", lambda: _ping_postgres(services), timeout),
+            _probe("neo4j", lambda: _ping_neo4j(services), timeout),
+        )
+    )
 
 
 async def _ping_postgres(services: Services) -> None:

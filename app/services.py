@@ -46,8 +46,13 @@ async def open_services(settings: Settings, endpoints: Endpoints) -> Services:
     except (OSError, psycopg.Error, PoolTimeout) as error:
         raise _startup_failure(error, "postgres") from error
     log.info("postgres ready; %d migration(s) applied", len(applied))
-    graph = open_graph(endpoints.neo4j_uri, settings.neo4j.user, settings.neo4j.password,
-                       settings.neo4j.database, timeout)
+    graph = open_graph(
+        endpoints.neo4j_uri,
+        settings.neo4j.user,
+        settings.neo4j.password,
+        settings.neo4j.database,
+        timeout,
+    )
     try:
         await ensure_constraints(graph)
     except _NEO4J_FAILURES as error:
@@ -55,8 +60,13 @@ async def open_services(settings: Settings, endpoints: Endpoints) -> Services:
         await pool.close()
         raise _startup_failure(error, "neo4j") from error
     projector = GraphProjector(pool, graph)
-    return Services(settings=settings, pool=pool, graph=graph, projector=projector,
-                    collections=Collections(pool, graph, projector))
+    return Services(
+        settings=settings,
+        pool=pool,
+        graph=graph,
+        projector=projector,
+        collections=Collections(pool, graph, projector),
+    )
 
 
 def _startup_failure(error: Exception, backend: str) -> BackendUnavailable:

@@ -104,7 +104,9 @@ def _neo4j(source: _Source) -> Neo4jSettings:
             )
         for name in ("NEO4J_USER", "NEO4J_PASSWORD"):
             if source.optional(name) is None:
-                raise SettingsError(f"{name} is required when NEO4J_URI is set; set it or unset NEO4J_URI")
+                raise SettingsError(
+                    f"{name} is required when NEO4J_URI is set; set it or unset NEO4J_URI"
+                )
     return Neo4jSettings(
         uri=uri,
         user=source.optional("NEO4J_USER"),

@@ -26,11 +26,14 @@ async def upsert_collections(graph: GraphStore, rows: list[dict[str, Any]]) -> N
     )
 
 
-async def find_collection(graph: GraphStore, tenant_id: str, collection_id: str) -> GraphCollection | None:
+async def find_collection(
+    graph: GraphStore, tenant_id: str, collection_id: str
+) -> GraphCollection | None:
     records = await graph.read(
         "MATCH (c:Collection {id: $id, tenant_id: $tenant_id})"
         " RETURN c.name AS name, c.projected_at AS projected_at",
-        id=collection_id, tenant_id=tenant_id,
+        id=collection_id,
+        tenant_id=tenant_id,
     )
     if not records:
         return None

@@ -37,7 +37,10 @@ def open_graph(
 ) -> GraphStore:
     auth = (user, password) if user is not None and password is not None else None
     driver = AsyncGraphDatabase.driver(
-        uri, auth=auth, connection_timeout=timeout, connection_acquisition_timeout=timeout,
+        uri,
+        auth=auth,
+        connection_timeout=timeout,
+        connection_acquisition_timeout=timeout,
         max_transaction_retry_time=timeout,
     )
     return GraphStore(driver=driver, database=database)

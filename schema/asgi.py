@@ -46,7 +46,9 @@ def create_app(settings: Settings | None = None, endpoints: Endpoints | None = N
 def _lifespan(settings: Settings, endpoints: Endpoints | None):  # type: ignore[no-untyped-def]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        resolved = endpoints or await asyncio.to_thread(resolve_endpoints, settings)
+        resolved = endpoints
+        if resolved is None:
+            resolved = await asyncio.to_thread(resolve_endpoints, settings)
         services = await open_services(settings, resolved)
         app.state.services = services
         worker = asyncio.create_task(run_projection_loop(services.projector))
@@ -72,8 +74,9 @@ async def readyz(request: Request) -> JSONResponse:
     body = {
         "status": "unavailable" if down else "ready",
         "down": down,
-        "backends": {b.name: {"up": b.up, "latencyMs": b.latency_ms, "error": b.error}
-                     for b in backends},
+        "backends": {
+            b.name: {"up": b.up, "latencyMs": b.latency_ms, "error": b.error} for b in backends
+        },
     }
     return JSONResponse(body, status_code=503 if down else 200)
 

@@ -34,10 +34,18 @@ def with_code(error: GraphQLError) -> GraphQLError:
     return _coded(error, "internal error", ErrorCode.INTERNAL_ERROR.value, {})
 
 
-def _coded(error: GraphQLError, message: str, code: str, details: dict[str, object]) -> GraphQLError:
+def _coded(
+    error: GraphQLError, message: str, code: str, details: dict[str, object]
+) -> GraphQLError:
     extensions = {**(error.extensions or {}), **details, "code": code}
-    return GraphQLError(message, nodes=error.nodes, source=error.source,
-                        positions=error.positions, path=error.path, extensions=extensions)
+    return GraphQLError(
+        message,
+        nodes=error.nodes,
+        source=error.source,
+        positions=error.positions,
+        path=error.path,
+        extensions=extensions,
+    )
 
 
 class ErrorCodes(SchemaExtension):

@@ -6,7 +6,11 @@ reach the server or its logs. The page keeps it in localStorage for later visits
 
 from __future__ import annotations
 
+import json
+
 STATIC = "/static/graphiql"
+DEFAULT_QUERY_JS = json.dumps("{\n  collections {\n    name\n    graph { projectedAt }\n  }\n}\n")
+DEFAULT_QUERY = "{\n  collections {\n    name\n    graph { projectedAt }\n  }\n}\n"
 
 PAGE = f"""<!doctype html>
 <html lang="en">
@@ -32,14 +36,16 @@ PAGE = f"""<!doctype html>
     const wsUrl = location.origin.replace(/^http/, "ws") + location.pathname;
     const fetcher = GraphiQL.createFetcher({{
       url: location.pathname,
-      wsClient: graphqlWs.createClient({{ url: wsUrl, connectionParams: {{ "X-API-Key": apiKey }} }}),
+      wsClient: graphqlWs.createClient({{
+        url: wsUrl, connectionParams: {{ "X-API-Key": apiKey }},
+      }}),
     }});
     ReactDOM.createRoot(document.getElementById("graphiql")).render(
       React.createElement(GraphiQL, {{
         fetcher,
         defaultHeaders: JSON.stringify({{ "X-API-Key": apiKey }}, null, 2),
         shouldPersistHeaders: true,
-        defaultQuery: "{{\\n  collections {{\\n    name\\n    graph {{ projectedAt }}\\n  }}\\n}}\\n",
+        defaultQuery: {DEFAULT_QUERY_JS},
       }}),
     );
   </script>

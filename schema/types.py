@@ -12,7 +12,9 @@ from schema.context import Info
 from store.collections import Collection as CollectionRow
 
 
-@strawberry.type(description="An embedding model and its vector size, fixed for a collection's life.")
+@strawberry.type(
+    description="An embedding model and its vector size, fixed for a collection's life."
+)
 class EmbeddingProfile:
     model: str
     dimension: int

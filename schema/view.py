@@ -40,7 +40,9 @@ class TrellisGraphQL(GraphQL[Context, None]):
         try:
             await context.tenant()
         except TrellisError as error:
-            raise ConnectionRejectionError({"code": error.code.value, "message": error.message}) from None
+            raise ConnectionRejectionError(
+                {"code": error.code.value, "message": error.message}
+            ) from None
         return None
 
     async def render_graphql_ide(self, request: Request) -> Response:

@@ -56,7 +56,7 @@ async def _apply_pending(
         if migration.version in done:
             continue
         async with conn.transaction():
-            await conn.execute(migration.path.read_text())  # type: ignore[arg-type]
+            await conn.execute(migration.path.read_text().encode())
             await conn.execute(
                 "INSERT INTO schema_migrations (version, name) VALUES (%s, %s)",
                 (migration.version, migration.name),

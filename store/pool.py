@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool
-from pgvector.psycopg import register_vector_async
 
 Conn = AsyncConnection[TupleRow]
 Pool = AsyncConnectionPool[Conn]

@@ -17,8 +17,11 @@ import uvicorn
 from app.endpoints import Endpoints
 from app.localdb.neo4j import LocalNeo4j
 from app.localdb.postgres import LocalPostgres
-from app.settings import Settings
+from app.settings import PROJECT_ROOT, Settings
 from schema.asgi import create_app
+
+# Inside the checkout so `python -m tests.cleanup` can find stacks a killed run left behind.
+TEST_DATA_ROOT = PROJECT_ROOT / ".data" / "test"
 
 
 def free_port() -> int:
@@ -36,14 +39,17 @@ class Stack:
     postgres: LocalPostgres
 
     def env(self) -> dict[str, str]:
-        return {"TRELLIS_DATA_DIR": str(self.data_dir),
-                "NEO4J_BOLT_PORT": str(self.settings.neo4j.local_bolt_port)}
+        return {
+            "TRELLIS_DATA_DIR": str(self.data_dir),
+            "NEO4J_BOLT_PORT": str(self.settings.neo4j.local_bolt_port),
+        }
 
 
 @contextmanager
 def local_stack(**extra_env: str) -> Iterator[Stack]:
     """Start a fresh Neo4j and PostgreSQL in a temporary folder; stop and delete them after."""
-    data_dir = Path(tempfile.mkdtemp(prefix="trellis-test-"))
+    TEST_DATA_ROOT.mkdir(parents=True, exist_ok=True)
+    data_dir = Path(tempfile.mkdtemp(prefix="stack-", dir=TEST_DATA_ROOT))
     env = {"TRELLIS_DATA_DIR": str(data_dir), "NEO4J_BOLT_PORT": str(free_port()), **extra_env}
     settings = Settings.from_env(env)
     neo4j = LocalNeo4j(data_dir / "neo4j", settings.neo4j.local_bolt_port)
@@ -63,8 +69,9 @@ def running_server(stack: Stack) -> Iterator[str]:
     """Serve the app with uvicorn in a thread; yields its base URL."""
     port = free_port()
     app = create_app(stack.settings, stack.endpoints)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws="websockets-sansio", lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

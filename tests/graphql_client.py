@@ -15,8 +15,9 @@ class GraphQLClient:
 
     def post(self, query: str, **variables: Any) -> dict[str, Any]:
         headers = {"X-API-Key": self.api_key} if self.api_key is not None else {}
-        response = self.http.post("/graphql", json={"query": query, "variables": variables},
-                                  headers=headers)
+        response = self.http.post(
+            "/graphql", json={"query": query, "variables": variables}, headers=headers
+        )
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body

@@ -19,7 +19,9 @@ OPERATIONS = [
 
 @pytest.mark.parametrize("query", OPERATIONS)
 @pytest.mark.parametrize("key", [None, "", "trk_not-a-real-key", "x" * 5000])
-def test_missing_or_invalid_key_is_unauthenticated(http: httpx.Client, query: str, key: str | None) -> None:
+def test_missing_or_invalid_key_is_unauthenticated(
+    http: httpx.Client, query: str, key: str | None
+) -> None:
     body = GraphQLClient(http, key).post(query)
     assert body["data"] is None
     assert [e["extensions"]["code"] for e in body["errors"]] == ["UNAUTHENTICATED"]

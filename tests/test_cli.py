@@ -18,8 +18,9 @@ pytestmark = pytest.mark.integration
 
 def trellis(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     command = [str(Path(sys.executable).parent / "trellis"), *args]
-    return subprocess.run(command, env={**os.environ, **env}, capture_output=True, text=True,
-                          timeout=300, check=False)
+    return subprocess.run(
+        command, env={**os.environ, **env}, capture_output=True, text=True, timeout=300, check=False
+    )
 
 
 def test_keys_create_prints_only_a_working_key(stack: Stack, http: object) -> None:
@@ -40,8 +41,10 @@ def test_keys_create_needs_a_tenant_name(stack: Stack) -> None:
 def test_services_status_reports_both_up(stack: Stack) -> None:
     result = trellis("services", "status", env=stack.env())
     assert result.returncode == 0, result.stdout + result.stderr
-    assert [line.split()[:2] for line in result.stdout.splitlines()] == [["neo4j", "up"],
-                                                                         ["postgres", "up"]]
+    assert [line.split()[:2] for line in result.stdout.splitlines()] == [
+        ["neo4j", "up"],
+        ["postgres", "up"],
+    ]
 
 
 def test_migrate_is_idempotent(stack: Stack) -> None:
@@ -52,8 +55,14 @@ def test_migrate_is_idempotent(stack: Stack) -> None:
 
 @pytest.mark.parametrize("command", [["serve"], ["migrate"], ["keys", "create", "--tenant", "x"]])
 def test_bad_setting_stops_with_one_line(command: list[str], tmp_path: Path) -> None:
-    result = trellis(*command, env={"TRELLIS_DATA_DIR": str(tmp_path), "TRELLIS_PORT": "x",
-                                    "TRELLIS_PG_POOL_SIZE": "lots"})
+    result = trellis(
+        *command,
+        env={
+            "TRELLIS_DATA_DIR": str(tmp_path),
+            "TRELLIS_PORT": "x",
+            "TRELLIS_PG_POOL_SIZE": "lots",
+        },
+    )
     assert result.returncode == 2
     assert result.stderr.startswith("trellis: error: TRELLIS_")
     assert result.stderr.count("\n") == 1
@@ -65,7 +74,11 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        result = trellis("serve", env={"TRELLIS_DATA_DIR": str(tmp_path), "TRELLIS_PORT": str(port)})
+        result = trellis(
+            "serve", env={"TRELLIS_DATA_DIR": str(tmp_path), "TRELLIS_PORT": str(port)}
+        )
     assert result.returncode == 2
-    assert result.stderr.strip() == (f"trellis: error: port {port} on 127.0.0.1 is already in use; "
-                                     "stop what holds it or set TRELLIS_PORT")
+    assert result.stderr.strip() == (
+        f"trellis: error: port {port} on 127.0.0.1 is already in use; "
+        "stop what holds it or set TRELLIS_PORT"
+    )

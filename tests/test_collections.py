@@ -70,7 +70,8 @@ def _tenant_of(stack: Stack, collection_id: str) -> str:
     import psycopg
 
     with psycopg.connect(stack.endpoints.postgres_url) as conn:
-        row = conn.execute("SELECT tenant_id FROM collections WHERE id = %s",
-                           (collection_id,)).fetchone()
+        row = conn.execute(
+            "SELECT tenant_id FROM collections WHERE id = %s", (collection_id,)
+        ).fetchone()
     assert row is not None
     return str(row[0])

@@ -34,5 +34,10 @@ def test_vendored_versions_licences_and_checksums() -> None:
     for line in lines[4:]:
         digest, name = line.split()
         assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
-    for licence in ("LICENSE.graphiql", "LICENSE.react", "LICENSE.react-dom", "LICENSE.graphql-ws.md"):
+    for licence in (
+        "LICENSE.graphiql",
+        "LICENSE.react",
+        "LICENSE.react-dom",
+        "LICENSE.graphql-ws.md",
+    ):
         assert "Permission is hereby granted" in (folder / licence).read_text()

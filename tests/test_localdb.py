@@ -70,15 +70,17 @@ def test_neo4j_refuses_a_port_in_use(tmp_path: Path) -> None:
         port = holder.getsockname()[1]
         with pytest.raises(LocalServiceError) as raised:
             LocalNeo4j(tmp_path / "neo4j", port).start()
-    assert str(raised.value) == (f"port {port} on 127.0.0.1 is already in use; "
-                                 "stop what holds it or set NEO4J_BOLT_PORT")
+    assert str(raised.value) == (
+        f"port {port} on 127.0.0.1 is already in use; stop what holds it or set NEO4J_BOLT_PORT"
+    )
 
 
 def test_launcher_refuses_a_second_instance_on_the_same_folder(stack: Stack) -> None:
     # Bypass the Python pid check to prove the launcher's own lock holds.
     second = LocalNeo4j(stack.neo4j.home, free_port())
-    result = subprocess.run(second._command(), capture_output=True, text=True, timeout=120,
-                            check=False)
+    result = subprocess.run(
+        second._command(), capture_output=True, text=True, timeout=120, check=False
+    )
     assert result.returncode == 4
     assert "already in use by another Neo4j launcher" in result.stderr
     assert stack.neo4j.status().running

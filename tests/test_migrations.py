@@ -22,7 +22,7 @@ def test_files_are_ordered_and_numbered() -> None:
 
 def test_badly_named_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "add_stuff.sql").write_text("SELECT 1")
-    with pytest.raises(ValueError, match="NNNN_name.sql"):
+    with pytest.raises(ValueError, match=r"NNNN_name\.sql"):
         available(tmp_path)
 
 
@@ -41,11 +41,14 @@ def test_new_migration_applies_once(stack: Stack, tmp_path: Path, base_url: str)
             conn.execute("DELETE FROM schema_migrations WHERE version = 9001")
 
 
-def test_failed_migration_leaves_nothing_behind(stack: Stack, tmp_path: Path, base_url: str) -> None:
+def test_failed_migration_leaves_nothing_behind(
+    stack: Stack, tmp_path: Path, base_url: str
+) -> None:
     (tmp_path / "9002_broken.sql").write_text("CREATE TABLE half_done (id int); SELECT nonsense;")
     with pytest.raises(psycopg.errors.UndefinedColumn):
         asyncio.run(migrate(stack.endpoints.postgres_url, tmp_path))
     with psycopg.connect(stack.endpoints.postgres_url) as conn:
         assert conn.execute("SELECT to_regclass('half_done')").fetchone() == (None,)
-        assert conn.execute("SELECT count(*) FROM schema_migrations WHERE version = 9002"
-                            ).fetchone() == (0,)
+        assert conn.execute(
+            "SELECT count(*) FROM schema_migrations WHERE version = 9002"
+        ).fetchone() == (0,)

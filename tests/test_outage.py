@@ -68,7 +68,7 @@ def test_postgres_down_then_back(client: GraphQLClient, outage_stack: Stack) -> 
 
 def _wait_for_projection(client: GraphQLClient, name: str) -> None:
     """The outbox row written while Neo4j was down reaches the graph once it is back."""
-    query = '{ collection(name: "%s") { graph { name } } }' % name
+    query = f'{{ collection(name: "{name}") {{ graph {{ name }} }} }}'
 
     def projected() -> bool:
         body = client.post(query)

@@ -9,6 +9,7 @@ import pytest
 
 from app.projection import GraphProjector
 from graph.driver import open_graph
+from store import outbox
 from store.pool import open_pool
 from tests._stack import Stack
 
@@ -25,20 +26,22 @@ async def _replay(stack: Stack) -> None:
     try:
         async with pool.connection() as conn:
             cursor = await conn.execute(
-                "INSERT INTO tenants (name) VALUES (%s) RETURNING id", (f"replay-{uuid.uuid4()}",))
+                "INSERT INTO tenants (name) VALUES (%s) RETURNING id", (f"replay-{uuid.uuid4()}",)
+            )
             tenant_id = (await cursor.fetchone())[0]  # type: ignore[index]
         payload = {"id": str(uuid.uuid4()), "tenant_id": str(tenant_id), "name": "replayed"}
         projector = GraphProjector(pool, graph)
         snapshots = []
         for _ in range(3):
             async with pool.connection() as conn:
-                await conn.execute(
-                    "INSERT INTO graph_outbox (tenant_id, kind, payload) VALUES (%s, %s, %s::jsonb)",
-                    (tenant_id, "collection.upsert", __import__("json").dumps(payload)))
+                await outbox.enqueue(conn, tenant_id, "collection.upsert", payload)
             assert await projector.drain() >= 1
-            snapshots.append(await graph.read(
-                "MATCH (c:Collection {id: $id}) RETURN properties(c) AS props, count(*) AS n",
-                id=payload["id"]))
+            snapshots.append(
+                await graph.read(
+                    "MATCH (c:Collection {id: $id}) RETURN properties(c) AS props, count(*) AS n",
+                    id=payload["id"],
+                )
+            )
         assert snapshots[0] == snapshots[1] == snapshots[2]
         assert snapshots[0][0]["n"] == 1
     finally:

