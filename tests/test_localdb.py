@@ -91,3 +91,19 @@ def test_start_is_a_no_op_when_already_running(stack: Stack) -> None:
     stack.neo4j.start()
     assert stack.neo4j.running_pid() == pid
     assert stack.postgres.start() == stack.endpoints.postgres_url
+
+
+def test_neo4j_reports_a_corrupt_store_and_leaves_it(tmp_path: Path) -> None:
+    home = tmp_path / "neo4j"
+    store = home / "data" / "databases" / "neo4j"
+    store.mkdir(parents=True)
+    (home / "TRELLIS_NEO4J").write_text("Neo4j data folder managed by Trellis\n")
+    (store / "neostore").write_bytes(bytes(range(256)) * 40)
+    before = _snapshot(store)
+    neo4j = LocalNeo4j(home, free_port())
+    try:
+        with pytest.raises(LocalServiceError, match="store may be corrupt"):
+            neo4j.start()
+    finally:
+        neo4j.stop()
+    assert _snapshot(store) == before

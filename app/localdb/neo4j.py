@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ _LAUNCHER_CLASS = "trellis.neo4j.Launcher"
 _POM = PROJECT_ROOT / "services" / "neo4j" / "pom.xml"
 _CACHE = PROJECT_ROOT / ".cache" / "neo4j"
 _MARKER = "TRELLIS_NEO4J"
+_READY = b"TRELLIS-NEO4J-READY"
 _START_TIMEOUT_SECONDS = 180.0
 _STOP_GRACE_SECONDS = 60.0
 _PORT_TAKEN = (
@@ -62,13 +64,15 @@ class LocalNeo4j:
         """Start and wait until Bolt answers. A no-op when it already runs."""
         pid = self.running_pid()
         if pid is not None:
-            self._wait_until_ready(pid)
+            self._wait_until(pid, lambda: bolt_answers(HOST, self.port))
             return
         ensure_folder_is_ours(self.home)
         if not port_is_free(HOST, self.port):
             raise LocalServiceError(_PORT_TAKEN.format(port=self.port))
         resolve_jars(self.lib_dir)
-        self._wait_until_ready(self._spawn())
+        self.log_file.parent.mkdir(parents=True, exist_ok=True)
+        log_start = self.log_file.stat().st_size if self.log_file.exists() else 0
+        self._wait_until(self._spawn(), lambda: self._reported_ready(log_start))
 
     def stop(self) -> bool:
         """Stop cleanly with SIGTERM. Returns False when it was not running."""
@@ -82,7 +86,6 @@ class LocalNeo4j:
         return True
 
     def _spawn(self) -> int:
-        self.log_file.parent.mkdir(parents=True, exist_ok=True)
         with self.log_file.open("ab") as log:
             process = subprocess.Popen(
                 self._command(),
@@ -108,10 +111,16 @@ class LocalNeo4j:
             "128",
         ]
 
-    def _wait_until_ready(self, pid: int) -> None:
+    def _reported_ready(self, log_start: int) -> bool:
+        """The launcher prints its READY line once the default database is online."""
+        with self.log_file.open("rb") as log:
+            log.seek(log_start)
+            return _READY in log.read() and bolt_answers(HOST, self.port)
+
+    def _wait_until(self, pid: int, ready: Callable[[], bool]) -> None:
         deadline = time.monotonic() + _START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
-            if bolt_answers(HOST, self.port):
+            if ready():
                 return
             if _process.wait_for_exit(pid, 0.5):
                 raise LocalServiceError(self._failure_message())

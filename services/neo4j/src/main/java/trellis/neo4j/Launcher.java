@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import org.neo4j.configuration.GraphDatabaseSettings;
@@ -18,6 +19,7 @@ import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.io.ByteUnit;
 
 /**
@@ -31,6 +33,7 @@ import org.neo4j.io.ByteUnit;
  */
 public final class Launcher {
     private static final String HOST = "127.0.0.1";
+    private static final long AVAILABILITY_TIMEOUT_MS = 120_000;
 
     private Launcher() {}
 
@@ -55,6 +58,7 @@ public final class Launcher {
 
     private static void run(Path home, int port, long pageCacheMb) throws InterruptedException {
         DatabaseManagementService service = start(home, port, pageCacheMb);
+        requireDefaultDatabase(service, home);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("TRELLIS-NEO4J-STOPPING");
@@ -81,6 +85,40 @@ public final class Launcher {
             fail(5, "Neo4j failed to start in " + home + ": " + rootMessage(e));
             throw e;
         }
+    }
+
+    /** The DBMS starts even when a database's store is unreadable; refuse to serve then. */
+    private static void requireDefaultDatabase(DatabaseManagementService service, Path home)
+            throws InterruptedException {
+        GraphDatabaseService system = service.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
+        long deadline = System.currentTimeMillis() + AVAILABILITY_TIMEOUT_MS;
+        String status = "starting";
+        String message = "";
+        while (System.currentTimeMillis() < deadline) {
+            String[] state = system.executeTransactionally(
+                    "SHOW DATABASE $name YIELD currentStatus, statusMessage",
+                    Map.of("name", GraphDatabaseSettings.DEFAULT_DATABASE_NAME),
+                    result -> result.hasNext()
+                            ? toState(result.next())
+                            : new String[] {"missing", ""});
+            status = state[0];
+            message = state[1];
+            if (!status.equals("starting")) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        if (!status.equals("online")) {
+            service.shutdown();
+            fail(5, "the neo4j database in " + home + " is " + status
+                    + "; its store may be corrupt (" + message.lines().findFirst().orElse("")
+                    + "); the folder was left as it was, see " + home.resolve("logs/debug.log"));
+        }
+    }
+
+    private static String[] toState(Map<String, Object> row) {
+        Object message = row.get("statusMessage");
+        return new String[] {String.valueOf(row.get("currentStatus")), message == null ? "" : message.toString()};
     }
 
     private static void requirePortFree(int port) {
