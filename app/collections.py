@@ -2,46 +2,49 @@
 
 from __future__ import annotations
 
-import logging
+import asyncio
 import unicodedata
 
+from app.embedders import Embedders
 from app.errors import ErrorCode, TrellisError
 from app.projection import GraphProjector
 from graph.collections import GraphCollection, find_collection
 from graph.driver import GraphStore
+from ingest.minilm import MODEL_ID as LOCAL_MODEL
 from store import collections as rows
 from store import outbox
 from store.collections import Collection
 from store.pool import Pool
 from store.tenants import Tenant
 
-log = logging.getLogger(__name__)
-
-# The local embedder's profile; the ingestion issue adds configurable providers.
-DEFAULT_EMBEDDING_MODEL = "all-MiniLM-L6-v2"
-DEFAULT_EMBEDDING_DIM = 384
 MAX_NAME_LENGTH = 200
 
 
 class Collections:
-    def __init__(self, pool: Pool, graph: GraphStore, projector: GraphProjector) -> None:
+    def __init__(
+        self, pool: Pool, graph: GraphStore, projector: GraphProjector, embedders: Embedders
+    ) -> None:
         self._pool = pool
         self._graph = graph
         self._projector = projector
+        self._embedders = embedders
 
-    async def create(self, tenant: Tenant, name: str) -> Collection:
+    async def create(self, tenant: Tenant, name: str, model: str | None = None) -> Collection:
+        """A new collection pinned to `model` (default: the local MiniLM) for its whole life."""
         name = validate_name(name)
+        model = model or LOCAL_MODEL
+        if model not in self._embedders.model_ids():
+            self._embedders.get(model)  # raises EMBEDDING_PROFILE_MISMATCH naming what exists
+        dimension = await asyncio.to_thread(self._embedders.dimension, model)
         async with self._pool.connection() as conn, conn.transaction():
             try:
-                created = await rows.insert(
-                    conn, tenant.id, name, DEFAULT_EMBEDDING_MODEL, DEFAULT_EMBEDDING_DIM
-                )
+                created = await rows.insert(conn, tenant.id, name, model, dimension)
             except rows.DuplicateCollection:
                 raise TrellisError(
                     ErrorCode.ALREADY_EXISTS, f"a collection named {name!r} already exists"
                 ) from None
             await outbox.enqueue(conn, tenant.id, "collection.upsert", _graph_row(created))
-        await self._project_now()
+        await self._projector.drain_soon()
         return created
 
     async def list(self, tenant: Tenant) -> list[Collection]:
@@ -58,13 +61,6 @@ class Collections:
 
     async def graph_view(self, collection: Collection) -> GraphCollection | None:
         return await find_collection(self._graph, str(collection.tenant_id), str(collection.id))
-
-    async def _project_now(self) -> None:
-        """Best effort: Postgres already holds the change, and the worker retries later."""
-        try:
-            await self._projector.drain()
-        except Exception:
-            log.warning("graph projection deferred", exc_info=True)
 
 
 def validate_name(name: str) -> str:

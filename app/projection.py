@@ -9,6 +9,7 @@ from typing import Any
 
 from app.backend_errors import as_backend_unavailable
 from graph.collections import upsert_collections
+from graph.documents import delete_collections, delete_documents, upsert_documents
 from graph.driver import GraphStore
 from store import outbox
 from store.outbox import OutboxRow
@@ -19,6 +20,9 @@ log = logging.getLogger(__name__)
 Handler = Callable[[GraphStore, list[dict[str, Any]]], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {
     "collection.upsert": upsert_collections,
+    "collection.delete": delete_collections,
+    "document.upsert": upsert_documents,
+    "document.delete": delete_documents,
 }
 _BATCH = 200
 
@@ -28,6 +32,13 @@ class GraphProjector:
         self._pool = pool
         self._graph = graph
         self._lock = asyncio.Lock()
+
+    async def drain_soon(self) -> None:
+        """Best effort now: Postgres already holds the change and the loop retries later."""
+        try:
+            await self.drain()
+        except Exception:
+            log.warning("graph projection deferred", exc_info=True)
 
     async def drain(self) -> int:
         """Apply pending outbox rows until none are left or Neo4j fails. Returns rows applied."""

@@ -11,10 +11,15 @@ from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
 from app.collections import Collections
+from app.documents import Documents
+from app.embedders import Embedders
 from app.endpoints import Endpoints
 from app.errors import BackendUnavailable
+from app.ingest_worker import IngestWorker
+from app.ingestion import Ingestion
 from app.projection import GraphProjector
 from app.settings import Settings
+from app.vocabulary import Vocabulary
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from store.migrations import migrate
@@ -31,6 +36,11 @@ class Services:
     graph: GraphStore
     projector: GraphProjector
     collections: Collections
+    embedders: Embedders
+    worker: IngestWorker
+    ingestion: Ingestion
+    documents: Documents
+    vocabulary: Vocabulary
 
     async def close(self) -> None:
         await self.graph.close()
@@ -59,13 +69,25 @@ async def open_services(settings: Settings, endpoints: Endpoints) -> Services:
         await graph.close()
         await pool.close()
         raise _startup_failure(error, "neo4j") from error
+    return assemble(settings, pool, graph)
+
+
+def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     projector = GraphProjector(pool, graph)
+    embedders = Embedders(settings.embeddings)
+    collections = Collections(pool, graph, projector, embedders)
+    worker = IngestWorker(pool, embedders)
     return Services(
         settings=settings,
         pool=pool,
         graph=graph,
         projector=projector,
-        collections=Collections(pool, graph, projector),
+        collections=collections,
+        embedders=embedders,
+        worker=worker,
+        ingestion=Ingestion(pool, collections, worker, settings.max_document_bytes),
+        documents=Documents(pool, collections, projector),
+        vocabulary=Vocabulary(pool, collections),
     )
 
 

@@ -29,6 +29,11 @@ VARIABLES = (
     "NEO4J_PASSWORD",
     "NEO4J_DATABASE",
     "NEO4J_BOLT_PORT",
+    "TRELLIS_MAX_DOCUMENT_BYTES",
+    "TRELLIS_EMBEDDINGS_URL",
+    "TRELLIS_EMBEDDINGS_MODEL",
+    "TRELLIS_EMBEDDINGS_API_KEY",
+    "TRELLIS_EMBEDDINGS_DIMENSION",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -63,6 +68,16 @@ class PostgresSettings:
 
 
 @dataclass(frozen=True)
+class EmbeddingsSettings:
+    """An OpenAI-compatible embeddings provider, offered beside the local MiniLM."""
+
+    url: str | None
+    model: str | None
+    api_key: str | None
+    dimension: int | None
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str
     port: int
@@ -71,6 +86,8 @@ class Settings:
     db_timeout_seconds: float
     postgres: PostgresSettings
     neo4j: Neo4jSettings
+    max_document_bytes: int
+    embeddings: EmbeddingsSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -83,6 +100,10 @@ class Settings:
             db_timeout_seconds=source.number("TRELLIS_DB_TIMEOUT_SECONDS", 5.0, 0.1, 300.0),
             postgres=_postgres(source),
             neo4j=_neo4j(source),
+            max_document_bytes=source.integer(
+                "TRELLIS_MAX_DOCUMENT_BYTES", 20 * 1024 * 1024, 1, 2**31 - 1
+            ),
+            embeddings=_embeddings(source),
         )
 
 
@@ -113,6 +134,25 @@ def _neo4j(source: _Source) -> Neo4jSettings:
         password=source.optional("NEO4J_PASSWORD"),
         database=source.text("NEO4J_DATABASE", "neo4j"),
         local_bolt_port=source.integer("NEO4J_BOLT_PORT", 7687, 1, 65535),
+    )
+
+
+def _embeddings(source: _Source) -> EmbeddingsSettings:
+    url = source.optional("TRELLIS_EMBEDDINGS_URL")
+    model = source.optional("TRELLIS_EMBEDDINGS_MODEL")
+    if url is not None and urlsplit(url).scheme not in ("http", "https"):
+        raise SettingsError("TRELLIS_EMBEDDINGS_URL must start with http:// or https://")
+    if (url is None) != (model is None):
+        missing = "TRELLIS_EMBEDDINGS_MODEL" if model is None else "TRELLIS_EMBEDDINGS_URL"
+        raise SettingsError(f"{missing} is required with the other TRELLIS_EMBEDDINGS_ setting")
+    dimension = source.optional("TRELLIS_EMBEDDINGS_DIMENSION")
+    return EmbeddingsSettings(
+        url=url,
+        model=model,
+        api_key=source.optional("TRELLIS_EMBEDDINGS_API_KEY"),
+        dimension=None
+        if dimension is None
+        else source.integer("TRELLIS_EMBEDDINGS_DIMENSION", 0, 1, 16000),
     )
 
 

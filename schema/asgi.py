@@ -51,13 +51,17 @@ def _lifespan(settings: Settings, endpoints: Endpoints | None):  # type: ignore[
             resolved = await asyncio.to_thread(resolve_endpoints, settings)
         services = await open_services(settings, resolved)
         app.state.services = services
-        worker = asyncio.create_task(run_projection_loop(services.projector))
+        tasks = [
+            asyncio.create_task(run_projection_loop(services.projector)),
+            asyncio.create_task(services.worker.run_forever(services.projector.drain_soon)),
+        ]
         try:
             yield
         finally:
-            worker.cancel()
+            for task in tasks:
+                task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await worker
+                await asyncio.gather(*tasks, return_exceptions=True)
             await services.close()
 
     return lifespan

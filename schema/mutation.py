@@ -2,15 +2,127 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import strawberry
 
+from ingest.records import FieldSpec
+from ingest.submission import DocumentSubmission
 from schema.context import Info
+from schema.documents import (
+    DeleteResult,
+    DocumentInput,
+    DocumentOutcome,
+    IngestJob,
+    RecordFieldInput,
+    RecordInput,
+    RecordSchema,
+    VocabularyRule,
+    VocabularyRuleInput,
+)
 from schema.types import Collection
+from store.vocabulary import VocabularyRule as RuleRow
+
+WAIT_SECONDS = 120.0
+
+
+@strawberry.type
+class IngestResult:
+    job: IngestJob
+    outcomes: list[DocumentOutcome]
 
 
 @strawberry.type
 class Mutation:
-    @strawberry.mutation(description="Create a collection pinned to the default embedding profile.")
-    async def create_collection(self, info: Info, name: str) -> Collection:
+    @strawberry.mutation(description="Create a collection pinned to one embedding model.")
+    async def create_collection(
+        self, info: Info, name: str, embedding_model: str | None = None
+    ) -> Collection:
         tenant = await info.context.tenant()
-        return Collection(row=await info.context.services.collections.create(tenant, name))
+        created = await info.context.services.collections.create(tenant, name, embedding_model)
+        return Collection(row=created)
+
+    @strawberry.mutation(description="Delete a collection and everything in it.")
+    async def delete_collection(self, info: Info, name: str) -> bool:
+        tenant = await info.context.tenant()
+        await info.context.services.documents.delete_collection(tenant, name)
+        return True
+
+    @strawberry.mutation(
+        description="Queue documents for indexing. With wait, return once the job is done."
+    )
+    async def ingest_documents(
+        self, info: Info, collection: str, documents: list[DocumentInput], wait: bool = False
+    ) -> IngestResult:
+        tenant = await info.context.tenant()
+        submissions = [
+            DocumentSubmission(
+                external_id=d.external_id,
+                path=d.path,
+                title=d.title,
+                content_type=d.content_type,
+                text=d.text,
+                data=d.data,
+                metadata=d.metadata,
+            )
+            for d in documents
+        ]
+        job_id = await info.context.services.ingestion.submit_documents(
+            tenant, collection, submissions
+        )
+        return await _result(info, job_id, wait)
+
+    @strawberry.mutation(description="Remove one document and its whole index.")
+    async def delete_document(self, info: Info, collection: str, external_id: str) -> DeleteResult:
+        tenant = await info.context.tenant()
+        removed = await info.context.services.documents.delete(tenant, collection, external_id)
+        return DeleteResult(deleted=removed is not None, chunks_removed=removed or 0)
+
+    @strawberry.mutation(description="Create or replace a typed record schema.")
+    async def define_record_schema(
+        self, info: Info, collection: str, name: str, fields: list[RecordFieldInput]
+    ) -> RecordSchema:
+        tenant = await info.context.tenant()
+        specs = [
+            FieldSpec(f.name, f.type.value, f.searchable, f.sensitive, f.required) for f in fields
+        ]
+        schema = await info.context.services.ingestion.define_record_schema(
+            tenant, collection, name, specs
+        )
+        return RecordSchema.of(schema.id, schema.name, schema.fields)
+
+    @strawberry.mutation(description="Queue typed records; sensitive fields are never indexed.")
+    async def ingest_records(
+        self,
+        info: Info,
+        collection: str,
+        schema: str,
+        records: list[RecordInput],
+        wait: bool = False,
+    ) -> IngestResult:
+        tenant = await info.context.tenant()
+        job_id = await info.context.services.ingestion.submit_records(
+            tenant, collection, schema, [(r.id, r.fields) for r in records]
+        )
+        return await _result(info, job_id, wait)
+
+    @strawberry.mutation(description="Replace the collection's synonym and expansion rules.")
+    async def set_vocabulary_rules(
+        self, info: Info, collection: str, rules: list[VocabularyRuleInput]
+    ) -> list[VocabularyRule]:
+        tenant = await info.context.tenant()
+        rows = [RuleRow(r.kind.value, r.term, list(r.terms)) for r in rules]
+        saved = await info.context.services.vocabulary.replace(tenant, collection, rows)
+        return [VocabularyRule.of(row) for row in saved]
+
+
+async def _result(info: Info, job_id: UUID, wait: bool) -> IngestResult:
+    tenant = await info.context.tenant()
+    ingestion = info.context.services.ingestion
+    summary = await (
+        ingestion.wait(tenant, job_id, WAIT_SECONDS) if wait else ingestion.job(tenant, job_id)
+    )
+    outcomes = await ingestion.outcomes(tenant, job_id)
+    return IngestResult(
+        job=IngestJob(summary=summary), outcomes=[DocumentOutcome.of(row) for row in outcomes]
+    )

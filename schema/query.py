@@ -6,6 +6,14 @@ import strawberry
 
 from app.health import check_backends
 from schema.context import Info
+from schema.documents import (
+    Document,
+    DocumentConnection,
+    DocumentStatus,
+    IngestJob,
+    VocabularyRule,
+)
+from schema.ids import job_uuid
 from schema.types import BackendStatus, Collection, Health
 
 
@@ -28,3 +36,34 @@ class Query:
         backends = await check_backends(info.context.services)
         statuses = [BackendStatus.of(backend) for backend in backends]
         return Health(ok=all(b.up for b in backends), backends=statuses)
+
+    @strawberry.field(description="A collection's documents, oldest first (Relay connection).")
+    async def documents(
+        self,
+        info: Info,
+        collection: str,
+        status: DocumentStatus | None = None,
+        first: int = 20,
+        after: str | None = None,
+    ) -> DocumentConnection:
+        tenant = await info.context.tenant()
+        found = await info.context.services.documents.page(
+            tenant, collection, None if status is None else status.value, first, after
+        )
+        return DocumentConnection.of(found.rows, found.has_next)
+
+    @strawberry.field
+    async def document(self, info: Info, id: strawberry.ID) -> Document:
+        tenant = await info.context.tenant()
+        return Document(row=await info.context.services.documents.get(tenant, str(id)))
+
+    @strawberry.field
+    async def job(self, info: Info, id: strawberry.ID) -> IngestJob:
+        tenant = await info.context.tenant()
+        return IngestJob(summary=await info.context.services.ingestion.job(tenant, job_uuid(id)))
+
+    @strawberry.field
+    async def vocabulary_rules(self, info: Info, collection: str) -> list[VocabularyRule]:
+        tenant = await info.context.tenant()
+        rules = await info.context.services.vocabulary.rules(tenant, collection)
+        return [VocabularyRule.of(rule) for rule in rules]

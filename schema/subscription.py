@@ -9,8 +9,11 @@ import strawberry
 
 from app.errors import ErrorCode, TrellisError
 from schema.context import Info
+from schema.documents import IngestProgress
+from schema.ids import job_uuid
 
 MAX_TICKS = 1000
+POLL_SECONDS = 0.2
 
 
 @strawberry.type
@@ -27,3 +30,21 @@ class Subscription:
         for tick in range(1, count + 1):
             yield tick
             await asyncio.sleep(interval_ms / 1000)
+
+    @strawberry.subscription(description="Progress of an ingest job, ending with a final event.")
+    async def ingest_progress(
+        self, info: Info, job_id: strawberry.ID
+    ) -> AsyncGenerator[IngestProgress, None]:
+        tenant = await info.context.tenant()
+        ingestion = info.context.services.ingestion
+        job = job_uuid(job_id)
+        last = None
+        while True:
+            summary = await ingestion.job(tenant, job)
+            event = IngestProgress.of(summary)
+            if event != last:
+                yield event
+                last = event
+            if event.final:
+                return
+            await asyncio.sleep(POLL_SECONDS)

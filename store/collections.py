@@ -59,3 +59,19 @@ async def by_name(conn: Conn, tenant_id: UUID, name: str) -> Collection | None:
             (tenant_id, name),
         )
         return await cursor.fetchone()
+
+
+async def by_id(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Collection | None:
+    async with conn.cursor(row_factory=class_row(Collection)) as cursor:
+        await cursor.execute(
+            f"SELECT {_COLUMNS} FROM collections WHERE tenant_id = %s AND id = %s",
+            (tenant_id, collection_id),
+        )
+        return await cursor.fetchone()
+
+
+async def delete(conn: Conn, tenant_id: UUID, collection_id: UUID) -> None:
+    """Everything in the collection goes with it, by cascade, in this transaction."""
+    await conn.execute(
+        "DELETE FROM collections WHERE tenant_id = %s AND id = %s", (tenant_id, collection_id)
+    )

@@ -1,0 +1,121 @@
+"""Reading and deleting documents, and deleting whole collections, within one tenant."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from app.collections import Collections
+from app.errors import ErrorCode, TrellisError
+from app.projection import GraphProjector
+from ingest.records import masked
+from store import collections as collection_rows
+from store import documents, outbox
+from store import records as record_rows
+from store.documents import DocumentKey, DocumentRow, SectionRow
+from store.pool import Pool
+from store.tenants import Tenant
+
+MAX_PAGE = 200
+STATUSES = ("INDEXED", "GRAPHED")
+
+
+@dataclass(frozen=True)
+class DocumentPage:
+    rows: list[DocumentRow]
+    has_next: bool
+
+
+@dataclass(frozen=True)
+class StoredRecord:
+    schema: str
+    fields: dict[str, Any]
+
+
+class Documents:
+    def __init__(self, pool: Pool, collections: Collections, projector: GraphProjector) -> None:
+        self._pool = pool
+        self._collections = collections
+        self._projector = projector
+
+    async def page(
+        self, tenant: Tenant, collection: str, status: str | None, first: int, after: str | None
+    ) -> DocumentPage:
+        if not 1 <= first <= MAX_PAGE:
+            raise TrellisError(ErrorCode.BAD_INPUT, f"first must be 1 to {MAX_PAGE}")
+        if status is not None and status not in STATUSES:
+            raise TrellisError(ErrorCode.BAD_INPUT, f"status must be one of {', '.join(STATUSES)}")
+        target = await self._collections.get(tenant, collection)
+        async with self._pool.connection() as conn:
+            rows = await documents.page(
+                conn, tenant.id, target.id, status, first + 1, decode_cursor(after)
+            )
+        return DocumentPage(rows[:first], len(rows) > first)
+
+    async def get(self, tenant: Tenant, document_id: str) -> DocumentRow:
+        async with self._pool.connection() as conn:
+            row = await documents.by_id(conn, tenant.id, _uuid(document_id))
+        if row is None:
+            raise TrellisError(ErrorCode.NOT_FOUND, f"no document {document_id}")
+        return row
+
+    async def sections(self, tenant: Tenant, document_id: UUID) -> list[SectionRow]:
+        async with self._pool.connection() as conn:
+            return await documents.sections(conn, tenant.id, document_id)
+
+    async def record(self, tenant: Tenant, document_id: UUID) -> StoredRecord | None:
+        """A record's fields, sensitive values masked."""
+        async with self._pool.connection() as conn:
+            found = await record_rows.stored(conn, tenant.id, document_id)
+        if found is None:
+            return None
+        schema, values = found
+        return StoredRecord(schema.name, masked(schema.fields, values))
+
+    async def delete(self, tenant: Tenant, collection: str, external_id: str) -> int | None:
+        """Remove a document and its index; None when there was no such document."""
+        target = await self._collections.get(tenant, collection)
+        key = DocumentKey(tenant.id, target.id, external_id)
+        async with self._pool.connection() as conn, conn.transaction():
+            removed = await documents.delete(conn, key)
+            if removed is not None:
+                await outbox.enqueue(
+                    conn, tenant.id, "document.delete", {"document_id": str(removed[0])}
+                )
+        await self._projector.drain_soon()
+        return None if removed is None else removed[1]
+
+    async def delete_collection(self, tenant: Tenant, name: str) -> None:
+        target = await self._collections.get(tenant, name)
+        async with self._pool.connection() as conn, conn.transaction():
+            await collection_rows.delete(conn, tenant.id, target.id)
+            await outbox.enqueue(
+                conn, tenant.id, "collection.delete", {"collection_id": str(target.id)}
+            )
+        await self._projector.drain_soon()
+
+
+def encode_cursor(row: DocumentRow) -> str:
+    raw = f"{row.created_at.isoformat()}|{row.id}".encode()
+    return base64.urlsafe_b64encode(raw).decode()
+
+
+def decode_cursor(cursor: str | None) -> tuple[datetime, UUID] | None:
+    if cursor is None:
+        return None
+    try:
+        created, document_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
+        return datetime.fromisoformat(created), UUID(document_id)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise TrellisError(ErrorCode.BAD_INPUT, "after is not a cursor this API gave") from None
+
+
+def _uuid(value: str) -> UUID:
+    try:
+        return UUID(value)
+    except ValueError:
+        raise TrellisError(ErrorCode.NOT_FOUND, f"no document {value}") from None

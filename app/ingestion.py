@@ -1,0 +1,159 @@
+"""Submitting documents and records for indexing, and following the jobs that index them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+from uuid import UUID
+
+from app.collections import Collections
+from app.errors import ErrorCode, TrellisError
+from app.ingest_worker import IngestWorker
+from ingest.failures import IngestFailure
+from ingest.records import FieldSpec, check_schema, validate_record
+from ingest.submission import DocumentSubmission, accept, identity
+from store import jobs
+from store import records as record_rows
+from store.jobs import ItemOutcome, JobSummary, NewItem
+from store.pool import Pool
+from store.records import RecordSchema
+from store.tenants import Tenant
+
+RECORD_CONTENT_TYPE = "application/vnd.trellis.record+json"
+MAX_BATCH = 1000
+
+
+class Ingestion:
+    def __init__(
+        self, pool: Pool, collections: Collections, worker: IngestWorker, max_bytes: int
+    ) -> None:
+        self._pool = pool
+        self._collections = collections
+        self._worker = worker
+        self._max_bytes = max_bytes
+
+    async def submit_documents(
+        self, tenant: Tenant, collection: str, submissions: list[DocumentSubmission]
+    ) -> UUID:
+        target = await self._collections.get(tenant, collection)
+        _check_batch_size(len(submissions))
+        items = _unique([self._document_item(s) for s in submissions])
+        return await self._enqueue(tenant, target.id, items)
+
+    async def define_record_schema(
+        self, tenant: Tenant, collection: str, name: str, fields: list[FieldSpec]
+    ) -> RecordSchema:
+        target = await self._collections.get(tenant, collection)
+        try:
+            check_schema(fields)
+        except IngestFailure as failure:
+            raise TrellisError(ErrorCode.BAD_INPUT, failure.message) from None
+        async with self._pool.connection() as conn:
+            return await record_rows.define_schema(
+                conn, tenant.id, target.id, name.strip(), [f.as_json() for f in fields]
+            )
+
+    async def submit_records(
+        self, tenant: Tenant, collection: str, schema_name: str, records: list[tuple[str, Any]]
+    ) -> UUID:
+        target = await self._collections.get(tenant, collection)
+        _check_batch_size(len(records))
+        async with self._pool.connection() as conn:
+            schema = await record_rows.schema_by_name(conn, tenant.id, target.id, schema_name)
+        if schema is None:
+            raise TrellisError(ErrorCode.NOT_FOUND, f"no record schema named {schema_name!r}")
+        items = _unique([_record_item(schema, rid, values) for rid, values in records])
+        return await self._enqueue(tenant, target.id, items)
+
+    async def job(self, tenant: Tenant, job_id: UUID) -> JobSummary:
+        async with self._pool.connection() as conn:
+            found = await jobs.summary(conn, tenant.id, job_id)
+        if found is None:
+            raise TrellisError(ErrorCode.NOT_FOUND, f"no job {job_id}")
+        return found
+
+    async def outcomes(self, tenant: Tenant, job_id: UUID) -> list[ItemOutcome]:
+        async with self._pool.connection() as conn:
+            return await jobs.outcomes(conn, tenant.id, job_id)
+
+    async def wait(self, tenant: Tenant, job_id: UUID, timeout: float) -> JobSummary:
+        """The job once finished, or as it stands after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            summary = await self.job(tenant, job_id)
+            if summary.finished_at is not None or time.monotonic() >= deadline:
+                return summary
+            await asyncio.sleep(0.1)
+
+    async def _enqueue(self, tenant: Tenant, collection_id: UUID, items: list[NewItem]) -> UUID:
+        async with self._pool.connection() as conn, conn.transaction():
+            job_id = await jobs.create(conn, tenant.id, collection_id, items)
+        self._worker.wake()
+        return job_id
+
+    def _document_item(self, submission: DocumentSubmission) -> NewItem:
+        try:
+            doc = accept(submission, self._max_bytes)
+        except IngestFailure as failure:
+            return _failed_item(_safe_identity(submission), failure)
+        request = {
+            "kind": "document",
+            "title": doc.title,
+            "content_type": doc.content_type,
+            "metadata": doc.metadata,
+            "path": submission.path,
+        }
+        return NewItem(doc.external_id, request, doc.raw)
+
+
+def _record_item(schema: RecordSchema, record_id: str, values: Any) -> NewItem:
+    external_id = (record_id or "").strip()
+    try:
+        if not external_id:
+            raise IngestFailure("INVALID_RECORD", "each record needs an id")
+        checked = validate_record(schema.fields, values)
+    except IngestFailure as failure:
+        return _failed_item(external_id or "(no id)", failure)
+    request: dict[str, Any] = {
+        "kind": "record",
+        "schema_id": str(schema.id),
+        "schema": schema.fields,
+        "title": None,
+        "content_type": RECORD_CONTENT_TYPE,
+        "metadata": {},
+    }
+    return NewItem(external_id, request, json.dumps(checked, sort_keys=True).encode())
+
+
+def _failed_item(external_id: str, failure: IngestFailure) -> NewItem:
+    no_request: dict[str, Any] = {}
+    return NewItem(external_id, no_request, None, failure.code, failure.message, status="FAILED")
+
+
+def _safe_identity(submission: DocumentSubmission) -> str:
+    try:
+        return identity(submission)
+    except IngestFailure:
+        return "(no id)"
+
+
+def _unique(items: list[NewItem]) -> list[NewItem]:
+    """A second item for the same id in one batch fails rather than racing the first."""
+    seen: set[str] = set()
+    result = []
+    for item in items:
+        if item.status == "PENDING" and item.external_id in seen:
+            item = _failed_item(
+                item.external_id,
+                IngestFailure("BAD_INPUT", "this id appears more than once in the batch"),
+            )
+        seen.add(item.external_id)
+        result.append(item)
+    return result
+
+
+def _check_batch_size(count: int) -> None:
+    if not 1 <= count <= MAX_BATCH:
+        raise TrellisError(ErrorCode.BAD_INPUT, f"send between 1 and {MAX_BATCH} items at once")

@@ -1,0 +1,1 @@
+"""Ingestion: parse, section, chunk, analyze and embed documents and records, without an LLM."""

@@ -1,0 +1,359 @@
+"""GraphQL types for documents, ingest jobs, records and vocabulary rules."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Any, cast
+
+import strawberry
+from strawberry.scalars import JSON
+
+from app.documents import encode_cursor
+from schema.context import Info
+from store.documents import DocumentRow, SectionRow
+from store.jobs import ItemOutcome, JobSummary
+from store.vocabulary import VocabularyRule as RuleRow
+
+
+@strawberry.enum
+class SourceType(Enum):
+    DOCUMENT = "DOCUMENT"
+    RECORD = "RECORD"
+
+
+@strawberry.enum
+class DocumentStatus(Enum):
+    INDEXED = "INDEXED"
+    GRAPHED = "GRAPHED"
+
+
+@strawberry.enum
+class ItemStatus(Enum):
+    PENDING = "PENDING"
+    INDEXED = "INDEXED"
+    UNCHANGED = "UNCHANGED"
+    FAILED = "FAILED"
+
+
+@strawberry.input(description="One document. Give `text`, or base64 `data` for binary formats.")
+class DocumentInput:
+    external_id: str | None = None
+    path: str | None = None
+    title: str | None = None
+    content_type: str | None = strawberry.field(
+        default=None, description="text/plain, text/markdown, text/html or application/pdf"
+    )
+    text: str | None = None
+    data: str | None = None
+    metadata: JSON | None = None
+
+
+@strawberry.type
+class Section:
+    ordinal: int
+    level: int
+    kind: str
+    label: str
+    title: str
+    path: str
+    char_start: int
+    char_end: int
+
+    @classmethod
+    def of(cls, row: SectionRow) -> Section:
+        return cls(
+            ordinal=row.ordinal,
+            level=row.level,
+            kind=row.kind,
+            label=row.label,
+            title=row.title,
+            path=row.path,
+            char_start=row.char_start,
+            char_end=row.char_end,
+        )
+
+
+@strawberry.type(description="A record's fields as stored; sensitive values are masked.")
+class StoredRecord:
+    schema: str
+    fields: JSON
+
+
+@strawberry.type
+class Document:
+    row: strawberry.Private[DocumentRow]
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(str(self.row.id))
+
+    @strawberry.field
+    def external_id(self) -> str:
+        return self.row.external_id
+
+    @strawberry.field
+    def title(self) -> str:
+        return self.row.title
+
+    @strawberry.field
+    def content_type(self) -> str:
+        return self.row.content_type
+
+    @strawberry.field
+    def source_type(self) -> SourceType:
+        return SourceType(self.row.source_type)
+
+    @strawberry.field
+    def status(self) -> DocumentStatus:
+        return DocumentStatus(self.row.status)
+
+    @strawberry.field
+    def version(self) -> int:
+        return self.row.version
+
+    @strawberry.field
+    def chunk_count(self) -> int:
+        return self.row.chunk_count
+
+    @strawberry.field
+    def metadata(self) -> JSON:
+        return cast(JSON, self.row.metadata)
+
+    @strawberry.field
+    def created_at(self) -> datetime:
+        return self.row.created_at
+
+    @strawberry.field
+    def updated_at(self) -> datetime:
+        return self.row.updated_at
+
+    @strawberry.field(description="The section map: headings and named units with ranges.")
+    async def sections(self, info: Info) -> list[Section]:
+        tenant = await info.context.tenant()
+        rows = await info.context.services.documents.sections(tenant, self.row.id)
+        return [Section.of(row) for row in rows]
+
+    @strawberry.field
+    async def record(self, info: Info) -> StoredRecord | None:
+        if self.row.source_type != "RECORD":
+            return None
+        tenant = await info.context.tenant()
+        found = await info.context.services.documents.record(tenant, self.row.id)
+        return (
+            None
+            if found is None
+            else StoredRecord(schema=found.schema, fields=cast(JSON, found.fields))
+        )
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@strawberry.type
+class DocumentEdge:
+    cursor: str
+    node: Document
+
+
+@strawberry.type
+class DocumentConnection:
+    edges: list[DocumentEdge]
+    page_info: PageInfo
+
+    @classmethod
+    def of(cls, rows: list[DocumentRow], has_next: bool) -> DocumentConnection:
+        edges = [DocumentEdge(cursor=encode_cursor(r), node=Document(row=r)) for r in rows]
+        end = edges[-1].cursor if edges else None
+        return cls(edges=edges, page_info=PageInfo(has_next_page=has_next, end_cursor=end))
+
+
+@strawberry.type
+class DocumentOutcome:
+    index: int
+    external_id: str
+    status: ItemStatus
+    document_id: strawberry.ID | None
+    chunks: int
+    code: str | None
+    message: str | None
+
+    @classmethod
+    def of(cls, row: ItemOutcome) -> DocumentOutcome:
+        document_id = None if row.document_id is None else strawberry.ID(str(row.document_id))
+        return cls(
+            index=row.ordinal,
+            external_id=row.external_id,
+            status=ItemStatus(row.status),
+            document_id=document_id,
+            chunks=row.chunk_count,
+            code=row.error_code,
+            message=row.error_message,
+        )
+
+
+@strawberry.type
+class IngestJob:
+    summary: strawberry.Private[JobSummary]
+
+    @strawberry.field
+    def id(self) -> strawberry.ID:
+        return strawberry.ID(str(self.summary.id))
+
+    @strawberry.field
+    def total(self) -> int:
+        return self.summary.total
+
+    @strawberry.field
+    def pending(self) -> int:
+        return self.summary.pending
+
+    @strawberry.field
+    def indexed(self) -> int:
+        return self.summary.indexed
+
+    @strawberry.field
+    def unchanged(self) -> int:
+        return self.summary.unchanged
+
+    @strawberry.field
+    def failed(self) -> int:
+        return self.summary.failed
+
+    @strawberry.field
+    def chunks(self) -> int:
+        return self.summary.chunks
+
+    @strawberry.field
+    def done(self) -> bool:
+        return self.summary.finished_at is not None
+
+    @strawberry.field
+    def created_at(self) -> datetime:
+        return self.summary.created_at
+
+    @strawberry.field
+    def finished_at(self) -> datetime | None:
+        return self.summary.finished_at
+
+    @strawberry.field(description="Each submitted item's outcome, in submission order.")
+    async def outcomes(self, info: Info) -> list[DocumentOutcome]:
+        tenant = await info.context.tenant()
+        rows = await info.context.services.ingestion.outcomes(tenant, self.summary.id)
+        return [DocumentOutcome.of(row) for row in rows]
+
+
+@strawberry.type
+class IngestProgress:
+    job_id: strawberry.ID
+    total: int
+    done: int
+    indexed: int
+    unchanged: int
+    failed: int
+    chunks: int
+    final: bool
+
+    @classmethod
+    def of(cls, summary: JobSummary) -> IngestProgress:
+        return cls(
+            job_id=strawberry.ID(str(summary.id)),
+            total=summary.total,
+            done=summary.total - summary.pending,
+            indexed=summary.indexed,
+            unchanged=summary.unchanged,
+            failed=summary.failed,
+            chunks=summary.chunks,
+            final=summary.finished_at is not None,
+        )
+
+
+@strawberry.type
+class DeleteResult:
+    deleted: bool
+    chunks_removed: int
+
+
+@strawberry.enum
+class FieldType(Enum):
+    STRING = "STRING"
+    TEXT = "TEXT"
+    INTEGER = "INTEGER"
+    NUMBER = "NUMBER"
+    BOOLEAN = "BOOLEAN"
+    DATE = "DATE"
+
+
+@strawberry.input
+class RecordFieldInput:
+    name: str
+    type: FieldType
+    searchable: bool = True
+    sensitive: bool = False
+    required: bool = False
+
+
+@strawberry.type
+class RecordField:
+    name: str
+    type: FieldType
+    searchable: bool
+    sensitive: bool
+    required: bool
+
+
+@strawberry.type
+class RecordSchema:
+    id: strawberry.ID
+    name: str
+    fields: list[RecordField]
+
+    @classmethod
+    def of(cls, schema_id: Any, name: str, fields: list[dict[str, Any]]) -> RecordSchema:
+        return cls(
+            id=strawberry.ID(str(schema_id)),
+            name=name,
+            fields=[
+                RecordField(
+                    name=f["name"],
+                    type=FieldType(f["type"]),
+                    searchable=f["searchable"],
+                    sensitive=f["sensitive"],
+                    required=f["required"],
+                )
+                for f in fields
+            ],
+        )
+
+
+@strawberry.input
+class RecordInput:
+    id: str
+    fields: JSON
+
+
+@strawberry.enum
+class VocabularyRuleKind(Enum):
+    SYNONYMS = "SYNONYMS"
+    EXPANSION = "EXPANSION"
+
+
+@strawberry.input(description="SYNONYMS: terms that mean the same. EXPANSION: term -> terms.")
+class VocabularyRuleInput:
+    kind: VocabularyRuleKind
+    terms: list[str]
+    term: str | None = None
+
+
+@strawberry.type
+class VocabularyRule:
+    kind: VocabularyRuleKind
+    term: str | None
+    terms: list[str]
+
+    @classmethod
+    def of(cls, row: RuleRow) -> VocabularyRule:
+        return cls(kind=VocabularyRuleKind(row.kind), term=row.term, terms=row.terms)
