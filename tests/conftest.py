@@ -38,6 +38,13 @@ def tenant_key(http: httpx.Client, stack: Stack) -> str:
     return make_key(stack, f"tenant-{uuid.uuid4().hex[:10]}")
 
 
+@pytest.fixture(scope="module")
+def tenant_key_module(http: httpx.Client, stack: Stack) -> str:
+    from tests.keys import make_key
+
+    return make_key(stack, f"tenant-{uuid.uuid4().hex[:10]}")
+
+
 @pytest.fixture
 def gql(http: httpx.Client, tenant_key: str) -> GraphQLClient:
     return GraphQLClient(http, tenant_key)

@@ -1,0 +1,73 @@
+"""BM25 in Postgres equals a reference implementation fed the same tokens, to 1e-6."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+
+import bm25s
+import numpy as np
+import pytest
+
+from app.settings import PROJECT_ROOT
+from ingest.analyzer import analyze
+from store import bm25
+from store.pool import open_pool
+from tests._stack import Stack
+from tests.graphql_client import GraphQLClient
+from tests.test_ingestion import ingest, new_collection, rows
+
+pytestmark = pytest.mark.integration
+
+CORPUS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "corpus.json"
+QUERIES = [
+    "Who directed the film?",
+    "When did the composer die",
+    "river in Germany",
+    "American football player born 1950",
+    "album released by the band",
+]
+
+
+def test_scores_match_bm25s(gql: GraphQLClient, stack: Stack) -> None:
+    passages = json.loads(CORPUS.read_text())[:150]
+    name = new_collection(gql)
+    docs = [
+        {"externalId": f"p{i}", "title": p["title"], "text": p["text"]}
+        for i, p in enumerate(passages)
+    ]
+    result = ingest(gql, name, *docs)
+    assert result["job"]["indexed"] == len(passages)
+    chunks = rows(
+        stack,
+        "SELECT c.id, d.title, c.content FROM chunks c JOIN documents d"
+        " ON d.id = c.document_id WHERE c.kind = 'main' AND d.collection_id ="
+        " (SELECT id FROM collections WHERE name = %s) ORDER BY c.id",
+        name,
+    )
+    assert len(chunks) >= len(passages)
+    tokens = [analyze(title) + analyze(content) for _, title, content in chunks]
+    reference = bm25s.BM25(method="lucene", k1=bm25.K1, b=bm25.B)
+    reference.index(tokens, show_progress=False)
+    tenant, collection = rows(stack, "SELECT tenant_id, id FROM collections WHERE name = %s", name)[
+        0
+    ]
+    for query in QUERIES:
+        terms = sorted(set(analyze(query)))
+        expected = reference.get_scores(terms)
+        got = dict(asyncio.run(_search(stack, tenant, collection, terms)))
+        for (chunk_id, _, _), score in zip(chunks, expected, strict=True):
+            assert got.get(chunk_id, 0.0) == pytest.approx(float(score), abs=1e-6)
+        assert np.count_nonzero(expected) == len(got)
+
+
+async def _search(
+    stack: Stack, tenant: uuid.UUID, collection: uuid.UUID, terms: list[str]
+) -> list[tuple[uuid.UUID, float]]:
+    pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
+    try:
+        async with pool.connection() as conn:
+            return await bm25.search(conn, tenant, collection, terms, 10_000)
+    finally:
+        await pool.close()
