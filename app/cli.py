@@ -7,14 +7,17 @@ import functools
 import logging
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from app import devkey
 from app.auth import create_key
+from app.devkey import DEV_TENANT
 from app.endpoints import local_neo4j, local_postgres, postgres_url, resolve_endpoints
 from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
+from app.ingest_command import IngestRequest, run_ingest
 from app.localdb.bolt import port_is_free
 from app.settings import Settings
 from store.migrations import migrate as apply_migrations
@@ -111,6 +114,24 @@ def services_status() -> None:
     for status in statuses:
         click.echo(status.line())
     if not all(status.running for status in statuses):
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--collection", required=True, help="Collection to index into.")
+@click.option("--tenant", default=DEV_TENANT, show_default=True, help="Tenant that owns it.")
+@click.option("--create", is_flag=True, help="Create the collection if it does not exist.")
+@one_line_errors
+def ingest(paths: tuple[Path, ...], collection: str, tenant: str, create: bool) -> None:
+    """Index files (.txt .md .html .pdf), folders (recursively) and .jsonl files."""
+    settings = Settings.from_env()
+    request = IngestRequest(list(paths), collection, tenant, create)
+    failures = asyncio.run(run_ingest(settings, request))
+    for line in failures:
+        click.echo(f"failed: {line}", err=True)
+    if failures:
+        click.echo(f"trellis: error: {len(failures)} document(s) failed", err=True)
         sys.exit(1)
 
 

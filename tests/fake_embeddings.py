@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 DIMENSION = 8
 
@@ -48,7 +49,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Server(ThreadingHTTPServer):
-    requests: list[dict[str, object]]
+    requests: list[dict[str, Any]]
     failures: list[int]
 
 
