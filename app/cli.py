@@ -19,7 +19,7 @@ from app.endpoints import local_neo4j, local_postgres, postgres_url, resolve_end
 from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
 from app.ingest_command import IngestRequest, run_ingest
 from app.localdb.bolt import port_is_free
-from app.settings import Settings
+from app.settings import PROJECT_ROOT, Settings
 from store.migrations import migrate as apply_migrations
 from store.pool import open_pool
 
@@ -60,6 +60,9 @@ def run() -> None:
     _services_up(settings)
     asyncio.run(_migrate(settings))
     key = asyncio.run(devkey.ensure_dev_key(settings, postgres_url(settings)))
+    demo = IngestRequest([PROJECT_ROOT / "demo"], "demo", DEV_TENANT, create=True)
+    for line in asyncio.run(run_ingest(settings, demo)):
+        click.echo(f"demo document failed: {line}", err=True)
     base = f"http://{settings.host}:{settings.port}"
     click.echo(f"GraphiQL:  {base}/graphql#apiKey={key}")
     click.echo(f"API key:   {key}   (send it as the X-API-Key header)")

@@ -8,7 +8,7 @@ Chapter, Part, Appendix, Annex and Schedule; Hebrew סעיף, פרק and נספ�
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ingest.parsing import Heading
 
@@ -31,6 +31,7 @@ _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _MAX_HEADING_CHARS = 120
 _LINE = re.compile(r"[^\n]+")
 _MD_MARKS = re.compile(r"^#{1,6}\s+")
+_NUMBER_IN_LABEL = re.compile(r"(\d+(?:\.\d+)*)")
 
 
 @dataclass(frozen=True)
@@ -97,12 +98,18 @@ def _from_lines(text: str) -> list[_Candidate]:
 def _named_unit(line: str) -> tuple[str, int, str] | None:
     for kind, level, pattern in _NAMED:
         match = pattern.match(line)
-        if match:
+        if match and not _is_reference(line[match.end() :]):
             word, number = match.group(1), match.group(2).rstrip(".:")
             label = f"{word}{number}{line[match.end() - 1]}" if word == "第" else f"{word} {number}"
             depth = number.count(".")
             return kind, level + depth, label.strip()
     return None
+
+
+def _is_reference(rest: str) -> bool:
+    """"Section 3.2 of the policy ..." at a line start cites a section; it does not open one."""
+    words = rest.split()
+    return bool(words) and words[0][0].isascii() and words[0][0].islower()
 
 
 def _numbered_clause(line: str) -> tuple[int, str] | None:
@@ -122,7 +129,30 @@ def _merge(structural: list[_Candidate], lines: list[_Candidate]) -> list[_Candi
     return sorted(by_start.values(), key=lambda c: c.start)
 
 
+def _nest_numbered(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Put clause 2.1 one level below whatever open section is numbered 2."""
+    nested: list[_Candidate] = []
+    stack: list[_Candidate] = []
+    for candidate in candidates:
+        parent_number = candidate.label.rpartition(".")[0] if candidate.kind == "clause" else ""
+        parent = next((c for c in reversed(stack) if parent_number
+                       and _number(c) == parent_number), None)
+        if parent is not None:
+            candidate = replace(candidate, level=parent.level + 1)
+        while stack and stack[-1].level >= candidate.level:
+            stack.pop()
+        stack.append(candidate)
+        nested.append(candidate)
+    return nested
+
+
+def _number(candidate: _Candidate) -> str | None:
+    match = _NUMBER_IN_LABEL.search(candidate.label or candidate.title)
+    return match.group(1) if match else None
+
+
 def _with_paths_and_ranges(candidates: list[_Candidate], length: int) -> list[Section]:
+    candidates = _nest_numbered(candidates)
     sections: list[Section] = []
     stack: list[_Candidate] = []
     for ordinal, candidate in enumerate(candidates):

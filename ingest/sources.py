@@ -31,8 +31,10 @@ def collect(paths: list[Path]) -> Collected:
     for path in paths:
         if not path.exists():
             raise MissingPath(f"{path} does not exist")
+        # Ids are relative to the folder's parent, so they do not depend on the cwd.
+        base = path.parent if path.is_dir() else None
         for file in _files(path, found):
-            _add_file(file, found)
+            _add_file(file, found, file.relative_to(base) if base is not None else file)
     return found
 
 
@@ -49,12 +51,12 @@ def _files(path: Path, found: Collected) -> Iterator[Path]:
             found.skipped += 1
 
 
-def _add_file(file: Path, found: Collected) -> None:
+def _add_file(file: Path, found: Collected, name: Path) -> None:
     if file.suffix.lower() == JSONL:
         _add_jsonl(file, found)
         return
     data = base64.b64encode(file.read_bytes()).decode()
-    found.submissions.append(DocumentSubmission(path=file.as_posix(), data=data))
+    found.submissions.append(DocumentSubmission(path=name.as_posix(), data=data))
 
 
 def _add_jsonl(file: Path, found: Collected) -> None:

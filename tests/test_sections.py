@@ -51,3 +51,20 @@ def test_article_clause_schedule() -> None:
         ("clause", "Clause 5.1"),
         ("appendix", "Schedule 2"),
     ]
+
+
+def test_a_cited_section_at_a_line_start_is_not_a_heading() -> None:
+    text = "The renewal failed.\nSection 3.2 of the security policy requires renewal.\n"
+    assert section_map(text, []) == []
+
+
+def test_numbered_clauses_nest_under_their_numbered_section() -> None:
+    text = (
+        "## Section 2 Annual leave\n\n2.1 Full-time staff accrue 25 days.\n\n2.2 Others pro rata.\n"
+    )
+    parsed = parse_text(MARKDOWN, text)
+    assert [s.path for s in section_map(parsed.text, parsed.headings)] == [
+        "Section 2",
+        "Section 2 > 2.1",
+        "Section 2 > 2.2",
+    ]
