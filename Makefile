@@ -32,6 +32,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m bench.foundation
+	$(BIN)/python -m bench.ingestion
 
 services-down: setup
 	$(BIN)/trellis services down

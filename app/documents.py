@@ -17,6 +17,7 @@ from store import collections as collection_rows
 from store import documents, outbox
 from store import records as record_rows
 from store.documents import DocumentKey, DocumentRow, SectionRow
+from store.index_writer import IndexWriter
 from store.pool import Pool
 from store.tenants import Tenant
 
@@ -81,13 +82,18 @@ class Documents:
         target = await self._collections.get(tenant, collection)
         key = DocumentKey(tenant.id, target.id, external_id)
         async with self._pool.connection() as conn, conn.transaction():
-            removed = await documents.delete(conn, key)
-            if removed is not None:
-                await outbox.enqueue(
-                    conn, tenant.id, "document.delete", {"document_id": str(removed[0])}
-                )
+            await documents.lock_keys(conn, [key])
+            existing = await documents.find(conn, key)
+            if existing is None:
+                return None
+            writer = IndexWriter()
+            removed = await writer.remove(conn, tenant.id, existing.id)
+            await writer.flush(conn)
+            await documents.delete_row(conn, existing.id)
+            payload = {"document_id": str(existing.id)}
+            await outbox.enqueue(conn, tenant.id, "document.delete", payload)
         await self._projector.drain_soon()
-        return None if removed is None else removed[1]
+        return removed
 
     async def delete_collection(self, tenant: Tenant, name: str) -> None:
         target = await self._collections.get(tenant, name)

@@ -12,17 +12,21 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
 
 from app.embedders import Embedders
 from app.indexing import IndexTask, prepare_batch
 from store import documents, jobs, outbox
 from store.collections import by_id
 from store.documents import DocumentKey
+from store.index_writer import IndexWriter
 from store.jobs import ClaimedItem
 from store.pool import Conn, Pool
 
 log = logging.getLogger(__name__)
-BATCH_SIZE = 32
+# Large enough that sorting texts by length keeps embedding batches well packed.
+BATCH_SIZE = 128
 
 
 @dataclass(frozen=True)
@@ -76,36 +80,57 @@ class IngestWorker:
             return result
 
     async def _plan(self, conn: Conn, items: list[ClaimedItem]) -> list[IndexTask]:
-        """Lock each document and look up what is stored for it, in a fixed order."""
-        tasks = []
-        for item in sorted(items, key=lambda i: (str(i.collection_id), i.external_id, i.id)):
-            key = DocumentKey(item.tenant_id, item.collection_id, item.external_id)
-            await documents.lock_key(conn, key)
-            collection = await by_id(conn, item.tenant_id, item.collection_id)
-            assert collection is not None  # deleting a collection deletes its items
-            existing = await documents.find(conn, key)
-            tasks.append(IndexTask(item, key, collection.embedding_model, existing))
-        return tasks
+        """Lock every document of the batch, then look up what is stored for each."""
+        keys = [DocumentKey(i.tenant_id, i.collection_id, i.external_id) for i in items]
+        await documents.lock_keys(conn, keys)
+        existing = await documents.find_many(conn, keys)
+        models: dict[UUID, str] = {}
+        for item in items:
+            if item.collection_id not in models:
+                collection = await by_id(conn, item.tenant_id, item.collection_id)
+                assert collection is not None  # deleting a collection deletes its items
+                models[item.collection_id] = collection.embedding_model
+        return [
+            IndexTask(item, key, models[item.collection_id], existing.get(key))
+            for item, key in zip(items, keys, strict=True)
+        ]
 
     async def _write(self, conn: Conn, tasks: list[IndexTask]) -> BatchResult:
-        indexed = chunks = 0
+        writer = IndexWriter()
+        finished: list[jobs.Finished] = []
+        graph_rows: list[tuple[UUID, dict[str, Any]]] = []
         for task in tasks:
-            if task.failure is not None:
-                await jobs.finish_item(conn, task.item.id, "FAILED", error=task.failure)
-            elif task.document is None:
-                assert task.existing is not None
-                await documents.update_metadata(conn, task.existing.id, task.metadata)
-                await jobs.finish_item(conn, task.item.id, "UNCHANGED", task.existing.id)
-            else:
-                document_id = await documents.upsert(conn, task.document, task.existing)
-                await task.write_extras(conn, document_id)
-                await outbox.enqueue(
-                    conn, task.key.tenant_id, "document.upsert", task.graph_payload(document_id)
-                )
-                count = len(task.document.prepared.chunks)
-                await jobs.finish_item(conn, task.item.id, "INDEXED", document_id, count)
-                indexed, chunks = indexed + 1, chunks + count
-        return BatchResult(len(tasks), indexed, chunks)
+            finished.append(await self._write_one(conn, writer, task, graph_rows))
+        await writer.flush(conn)
+        await outbox.enqueue_many(conn, "document.upsert", graph_rows)
+        await jobs.finish_items(conn, finished)
+        indexed = [f for f in finished if f.status == "INDEXED"]
+        return BatchResult(len(tasks), len(indexed), sum(f.chunks for f in indexed))
+
+    async def _write_one(
+        self,
+        conn: Conn,
+        writer: IndexWriter,
+        task: IndexTask,
+        graph_rows: list[tuple[UUID, dict[str, Any]]],
+    ) -> jobs.Finished:
+        item_id = task.item.id
+        if task.failure is not None:
+            return jobs.Finished(item_id, "FAILED", error=task.failure)
+        if task.document is None:
+            assert task.existing is not None
+            await documents.update_metadata(conn, task.existing.id, task.metadata)
+            return jobs.Finished(item_id, "UNCHANGED", task.existing.id)
+        if task.existing is not None:
+            document_id = task.existing.id
+            await writer.remove(conn, task.key.tenant_id, document_id)
+            await documents.update_row(conn, document_id, task.document)
+        else:
+            document_id = await documents.insert_row(conn, task.document)
+        writer.add(task.document, document_id)
+        await task.write_extras(conn, document_id)
+        graph_rows.append((task.key.tenant_id, task.graph_payload(document_id)))
+        return jobs.Finished(item_id, "INDEXED", document_id, len(task.document.prepared.chunks))
 
 
 async def _maybe_await(value: object) -> None:

@@ -107,7 +107,7 @@ def _named_unit(line: str) -> tuple[str, int, str] | None:
 
 
 def _is_reference(rest: str) -> bool:
-    """"Section 3.2 of the policy ..." at a line start cites a section; it does not open one."""
+    """ "Section 3.2 of the policy ..." at a line start cites a section; it does not open one."""
     words = rest.split()
     return bool(words) and words[0][0].isascii() and words[0][0].islower()
 
@@ -135,8 +135,9 @@ def _nest_numbered(candidates: list[_Candidate]) -> list[_Candidate]:
     stack: list[_Candidate] = []
     for candidate in candidates:
         parent_number = candidate.label.rpartition(".")[0] if candidate.kind == "clause" else ""
-        parent = next((c for c in reversed(stack) if parent_number
-                       and _number(c) == parent_number), None)
+        parent = next(
+            (c for c in reversed(stack) if parent_number and _number(c) == parent_number), None
+        )
         if parent is not None:
             candidate = replace(candidate, level=parent.level + 1)
         while stack and stack[-1].level >= candidate.level:

@@ -6,7 +6,6 @@ either the old index or the new one, and a delete leaves no orphan rows.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -65,22 +64,35 @@ DOCUMENT_COLUMNS = (
 )
 
 
-async def lock_key(conn: Conn, key: DocumentKey) -> None:
-    """Serialise writers of one document for this transaction, across processes."""
+async def lock_keys(conn: Conn, keys: list[DocumentKey]) -> None:
+    """Serialise writers of these documents for this transaction, across processes.
+
+    Locks are taken in one sorted pass, so two workers can never wait on each other.
+    """
+    names = sorted({f"{k.collection_id}/{k.external_id}" for k in keys})
     await conn.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-        (f"{key.collection_id}/{key.external_id}",),
+        "SELECT pg_advisory_xact_lock(hashtextextended(name, 0))"
+        " FROM unnest(%s::text[]) AS name ORDER BY name",
+        (names,),
     )
 
 
-async def find(conn: Conn, key: DocumentKey) -> ExistingDocument | None:
-    async with conn.cursor(row_factory=class_row(ExistingDocument)) as cursor:
-        await cursor.execute(
-            "SELECT id, content_hash, version FROM documents"
-            " WHERE tenant_id = %s AND collection_id = %s AND external_id = %s",
-            (key.tenant_id, key.collection_id, key.external_id),
+async def find_many(conn: Conn, keys: list[DocumentKey]) -> dict[DocumentKey, ExistingDocument]:
+    found: dict[DocumentKey, ExistingDocument] = {}
+    for collection, group in _by_collection(keys).items():
+        cursor = await conn.execute(
+            "SELECT external_id, id, content_hash, version FROM documents"
+            " WHERE tenant_id = %s AND collection_id = %s AND external_id = ANY(%s)",
+            (group[0].tenant_id, collection, [k.external_id for k in group]),
         )
-        return await cursor.fetchone()
+        for external_id, *rest in await cursor.fetchall():
+            key = DocumentKey(group[0].tenant_id, collection, external_id)
+            found[key] = ExistingDocument(*rest)
+    return found
+
+
+async def find(conn: Conn, key: DocumentKey) -> ExistingDocument | None:
+    return (await find_many(conn, [key])).get(key)
 
 
 async def update_metadata(conn: Conn, document_id: UUID, metadata: dict[str, Any]) -> None:
@@ -90,36 +102,7 @@ async def update_metadata(conn: Conn, document_id: UUID, metadata: dict[str, Any
     )
 
 
-async def remove_index(conn: Conn, tenant_id: UUID, document_id: UUID) -> int:
-    """Delete a document's chunks (postings and links cascade) and sections; fix the stats."""
-    cursor = await conn.execute(
-        "WITH gone AS (DELETE FROM chunks WHERE tenant_id = %s AND document_id = %s"
-        " RETURNING collection_id, kind, term_count)"
-        " SELECT collection_id, count(*) FILTER (WHERE kind = 'main'),"
-        " coalesce(sum(term_count), 0), count(*) FROM gone GROUP BY collection_id",
-        (tenant_id, document_id),
-    )
-    row = await cursor.fetchone()
-    await conn.execute("DELETE FROM sections WHERE document_id = %s", (document_id,))
-    if row is None:
-        return 0
-    await _add_stats(conn, tenant_id, row[0], -int(row[1]), -int(row[2]))
-    return int(row[3])
-
-
-async def upsert(conn: Conn, doc: NewDocument, existing: ExistingDocument | None) -> UUID:
-    """Write the document row and its whole index; replaces an existing version's index."""
-    if existing is not None:
-        await remove_index(conn, doc.key.tenant_id, existing.id)
-        document_id = existing.id
-        await _update_row(conn, document_id, doc)
-    else:
-        document_id = await _insert_row(conn, doc)
-    await _write_index(conn, doc, document_id)
-    return document_id
-
-
-async def _insert_row(conn: Conn, doc: NewDocument) -> UUID:
+async def insert_row(conn: Conn, doc: NewDocument) -> UUID:
     prepared = doc.prepared
     cursor = await conn.execute(
         "INSERT INTO documents (tenant_id, collection_id, external_id, source_type, title,"
@@ -144,7 +127,7 @@ async def _insert_row(conn: Conn, doc: NewDocument) -> UUID:
     return row[0]  # type: ignore[no-any-return]
 
 
-async def _update_row(conn: Conn, document_id: UUID, doc: NewDocument) -> None:
+async def update_row(conn: Conn, document_id: UUID, doc: NewDocument) -> None:
     prepared = doc.prepared
     await conn.execute(
         "UPDATE documents SET title = %s, content_type = %s, metadata = %s, content_hash = %s,"
@@ -163,138 +146,20 @@ async def _update_row(conn: Conn, document_id: UUID, doc: NewDocument) -> None:
     )
 
 
-async def _write_index(conn: Conn, doc: NewDocument, document_id: UUID) -> None:
-    tenant, collection = doc.key.tenant_id, doc.key.collection_id
-    prepared = doc.prepared
-    section_ids = [uuid.uuid4() for _ in prepared.sections]
-    chunk_ids = {(c.kind, c.ordinal): uuid.uuid4() for c in prepared.chunks}
-    await _copy(
-        conn,
-        "sections",
-        (
-            "id",
-            "tenant_id",
-            "document_id",
-            "ordinal",
-            "level",
-            "kind",
-            "label",
-            "title",
-            "path",
-            "char_start",
-            "char_end",
-        ),
-        [
-            (
-                section_ids[s.ordinal],
-                tenant,
-                document_id,
-                s.ordinal,
-                s.level,
-                s.kind,
-                s.label,
-                s.title,
-                s.path,
-                s.start,
-                s.end,
-            )
-            for s in prepared.sections
-        ],
-    )
-    await _copy(
-        conn,
-        "chunks",
-        (
-            "id",
-            "tenant_id",
-            "collection_id",
-            "document_id",
-            "kind",
-            "ordinal",
-            "char_start",
-            "char_end",
-            "section_id",
-            "content",
-            "term_count",
-            "embedding",
-        ),
-        [
-            (
-                chunk_ids[(c.kind, c.ordinal)],
-                tenant,
-                collection,
-                document_id,
-                c.kind,
-                c.ordinal,
-                c.span.start,
-                c.span.end,
-                None if c.section is None else section_ids[c.section],
-                c.content,
-                c.term_count,
-                c.embedding,
-            )
-            for c in prepared.chunks
-        ],
-    )
-    await _copy(
-        conn,
-        "chunk_links",
-        ("window_id", "main_id", "tenant_id"),
-        [
-            (chunk_ids[(c.kind, c.ordinal)], chunk_ids[("main", m)], tenant)
-            for c in prepared.chunks
-            for m in c.links
-        ],
-    )
-    mains = prepared.of_kind("main")
-    await _copy(
-        conn,
-        "postings",
-        ("collection_id", "term", "chunk_id", "tenant_id", "tf"),
-        [
-            (collection, term, chunk_ids[("main", c.ordinal)], tenant, tf)
-            for c in mains
-            for term, tf in (c.terms or {}).items()
-        ],
-    )
-    await _add_stats(conn, tenant, collection, len(mains), sum(c.term_count or 0 for c in mains))
+async def delete_row(conn: Conn, document_id: UUID) -> None:
+    await conn.execute("DELETE FROM documents WHERE id = %s", (document_id,))
 
 
-async def _copy(
-    conn: Conn, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
-) -> None:
-    if not rows:
-        return
-    statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
-    async with conn.cursor() as cursor, cursor.copy(statement) as copy:
-        for row in rows:
-            await copy.write_row(row)
-
-
-async def _add_stats(conn: Conn, tenant: UUID, collection: UUID, chunks: int, terms: int) -> None:
-    await conn.execute(
-        "INSERT INTO collection_stats (collection_id, tenant_id, chunk_count, term_total)"
-        " VALUES (%s, %s, %s, %s) ON CONFLICT (collection_id) DO UPDATE SET"
-        " chunk_count = collection_stats.chunk_count + EXCLUDED.chunk_count,"
-        " term_total = collection_stats.term_total + EXCLUDED.term_total",
-        (collection, tenant, chunks, terms),
-    )
+def _by_collection(keys: list[DocumentKey]) -> dict[UUID, list[DocumentKey]]:
+    groups: dict[UUID, list[DocumentKey]] = {}
+    for key in keys:
+        groups.setdefault(key.collection_id, []).append(key)
+    return groups
 
 
 def _pages(prepared: PreparedDocument) -> Jsonb | None:
     pages = prepared.parsed.pages
     return Jsonb([[p.number, p.start, p.end] for p in pages]) if pages else None
-
-
-async def delete(conn: Conn, key: DocumentKey) -> tuple[UUID, int] | None:
-    """Remove a document and its whole index. Returns its id and the chunks removed."""
-    await lock_key(conn, key)
-    existing = await find(conn, key)
-    if existing is None:
-        return None
-    removed = await remove_index(conn, key.tenant_id, existing.id)
-    await conn.execute("DELETE FROM documents WHERE id = %s", (existing.id,))
-    return existing.id, removed
 
 
 async def page(

@@ -102,22 +102,27 @@ async def claim(conn: Conn, limit: int) -> list[ClaimedItem]:
         return await cursor.fetchall()
 
 
-async def finish_item(
-    conn: Conn,
-    item_id: int,
-    status: str,
-    document_id: UUID | None = None,
-    chunks: int = 0,
-    error: tuple[str, str] | None = None,
-) -> None:
-    """Record an item's outcome and drop its payload: the document row now holds the text."""
-    code, message = error if error is not None else (None, None)
-    await conn.execute(
-        "UPDATE ingest_items SET status = %s, document_id = %s, chunk_count = %s,"
-        " error_code = %s, error_message = %s, payload = NULL, processed_at = now()"
-        " WHERE id = %s",
-        (status, document_id, chunks, code, message, item_id),
-    )
+@dataclass(frozen=True)
+class Finished:
+    item_id: int
+    status: str
+    document_id: UUID | None = None
+    chunks: int = 0
+    error: tuple[str, str] | None = None
+
+
+async def finish_items(conn: Conn, finished: list[Finished]) -> None:
+    """Record outcomes and drop payloads: the documents now hold the text."""
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            "UPDATE ingest_items SET status = %s, document_id = %s, chunk_count = %s,"
+            " error_code = %s, error_message = %s, payload = NULL, processed_at = now()"
+            " WHERE id = %s",
+            [
+                (f.status, f.document_id, f.chunks, *(f.error or (None, None)), f.item_id)
+                for f in finished
+            ],
+        )
 
 
 async def close_finished(conn: Conn, job_ids: list[UUID]) -> None:

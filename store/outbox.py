@@ -30,6 +30,14 @@ async def enqueue(conn: Conn, tenant_id: UUID, kind: str, payload: dict[str, Any
 MAX_ATTEMPTS = 10
 
 
+async def enqueue_many(conn: Conn, kind: str, rows: list[tuple[UUID, dict[str, Any]]]) -> None:
+    async with conn.cursor() as cursor:
+        await cursor.executemany(
+            "INSERT INTO graph_outbox (tenant_id, kind, payload) VALUES (%s, %s, %s)",
+            [(tenant_id, kind, Jsonb(payload)) for tenant_id, payload in rows],
+        )
+
+
 async def claim(conn: Conn, limit: int) -> list[OutboxRow]:
     """Lock up to `limit` pending rows for this transaction; other workers skip them.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ingest.analyzer import analyze
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.test_ingestion import new_collection, rows
@@ -45,12 +46,23 @@ def test_sensitive_values_never_enter_any_index(gql: GraphQLClient, stack: Stack
     assert outcome["status"] == "INDEXED"
     doc_id = outcome["documentId"]
     for sql in (
-        "SELECT count(*) FROM postings WHERE term LIKE %s OR term LIKE %s",
         "SELECT count(*) FROM chunks WHERE content LIKE %s OR content LIKE %s",
         "SELECT count(*) FROM documents WHERE body LIKE %s OR body LIKE %s",
         "SELECT count(*) FROM graph_outbox WHERE payload::text LIKE %s OR payload::text LIKE %s",
+        "SELECT count(*) FROM ingest_items WHERE request::text LIKE %s OR request::text LIKE %s",
     ):
-        assert rows(stack, sql, "%987%", "%181234%") == [(0,)], sql
+        assert rows(stack, sql, f"%{SECRET}%", "%181234%") == [(0,)], sql
+    secret_terms = analyze(f"{SECRET} 181234.5")
+    leaked = rows(
+        stack,
+        "SELECT count(*) FROM postings p JOIN chunks c ON c.id = p.chunk_id"
+        " WHERE c.document_id = %s AND p.term = ANY(%s)",
+        doc_id,
+        secret_terms,
+    )
+    assert secret_terms and leaked == [(0,)]
+    held = "SELECT count(*) FROM ingest_items WHERE document_id = %s AND payload IS NOT NULL"
+    assert rows(stack, held, doc_id) == [(0,)]  # the raw submission is dropped once indexed
     assert rows(
         stack,
         "SELECT count(*) FROM postings p JOIN chunks c ON c.id = p.chunk_id"

@@ -1,0 +1,145 @@
+"""Ingestion benchmark on the 2Wiki corpus (6,119 passages, one document each).
+
+Reports passages/s and chunks/s to INDEXED, the embedder alone on the same texts in the same
+run and the ratio between the two, and the analyzer and postings rates.
+Run with `make bench` or `.venv/bin/python -m bench.ingestion [--limit N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from app.services import Services, assemble
+from app.settings import PROJECT_ROOT
+from bench._timing import seconds
+from graph.driver import open_graph
+from ingest.analyzer import _word_term, analyze
+from ingest.minilm import MiniLM
+from ingest.parsing import parse_text
+from ingest.pipeline import prepare
+from ingest.submission import DocumentSubmission
+from store.migrations import migrate
+from store.pool import open_pool
+from store.tenants import ensure_tenant
+from tests._stack import local_stack
+
+CORPUS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "corpus.json"
+
+
+def load(limit: int | None) -> list[dict[str, str]]:
+    passages: list[dict[str, str]] = json.loads(Path(CORPUS).read_text())
+    return passages[:limit] if limit else passages
+
+
+def embedder_alone(passages: list[dict[str, str]]) -> dict[str, float]:
+    """The local embedder on exactly the dense-window inputs ingestion will embed."""
+    model = MiniLM()
+    docs = [prepare(parse_text("text/plain", p["text"]), p["title"], model) for p in passages]
+    inputs = [text for doc in docs for text in doc.embedding_inputs]
+    tokens = sum(model.token_counts(inputs)) / len(inputs)
+    elapsed = seconds(lambda: model.embed(inputs))
+    return {
+        "texts": len(inputs),
+        "tokens": tokens,
+        "seconds": elapsed,
+        "texts_per_s": len(inputs) / elapsed,
+        "passages_per_s": len(passages) / elapsed,
+    }
+
+
+def analyzer_alone(passages: list[dict[str, str]]) -> dict[str, float]:
+    _word_term.cache_clear()  # measure from cold, as a fresh process would
+    terms = 0
+
+    def run() -> None:
+        nonlocal terms
+        terms = sum(len(analyze(p["title"])) + len(analyze(p["text"])) for p in passages)
+
+    elapsed = seconds(run)
+    return {"passages_per_s": len(passages) / elapsed, "terms_per_s": terms / elapsed}
+
+
+async def ingest_all(services: Services, passages: list[dict[str, str]]) -> dict[str, float]:
+    async with services.pool.connection() as conn:
+        tenant = await ensure_tenant(conn, "bench")
+    await services.collections.create(tenant, "2wiki")
+    submissions = [
+        DocumentSubmission(external_id=p["title"], title=p["title"], text=p["text"])
+        for p in passages
+    ]
+    started = time.perf_counter()
+    for i in range(0, len(submissions), 1000):
+        await services.ingestion.submit_documents(tenant, "2wiki", submissions[i : i + 1000])
+    await services.worker.drain()
+    elapsed = time.perf_counter() - started
+    async with services.pool.connection() as conn:
+        counts = await (
+            await conn.execute(
+                "SELECT (SELECT count(*) FROM documents WHERE status = 'INDEXED'),"
+                " (SELECT count(*) FROM chunks), (SELECT count(*) FROM postings)"
+            )
+        ).fetchone()
+    assert counts is not None
+    documents, chunks, postings = (int(v) for v in counts)
+    assert documents == len(passages), f"{documents} of {len(passages)} indexed"
+    return {
+        "seconds": elapsed,
+        "passages_per_s": documents / elapsed,
+        "chunks_per_s": chunks / elapsed,
+        "chunks": chunks,
+        "postings": postings,
+        "postings_per_s": postings / elapsed,
+    }
+
+
+async def run_ingest(passages: list[dict[str, str]]) -> dict[str, dict[str, float]]:
+    """Everything measured with both databases up, as ingestion runs, on a fresh stack."""
+    with local_stack() as stack:
+        baseline = {"embed": embedder_alone(passages), "analyze": analyzer_alone(passages)}
+        await migrate(stack.endpoints.postgres_url)
+        pool = await open_pool(stack.endpoints.postgres_url, 4, 30)
+        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 30)
+        services = assemble(stack.settings, pool, graph)
+        try:
+            return {**baseline, "ingest": await ingest_all(services, passages)}
+        finally:
+            await services.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=None, help="first N passages only")
+    args = parser.parse_args()
+    passages = load(args.limit)
+    figures = asyncio.run(run_ingest(passages))
+    embed, analyzer, ingest = figures["embed"], figures["analyze"], figures["ingest"]
+    print(f"| figure (2Wiki, {len(passages)} passages) | value |\n|---|---|")
+    print(
+        f"| embedder alone: {embed['texts']:.0f} dense windows, mean {embed['tokens']:.0f}"
+        f" tokens | {embed['texts_per_s']:.1f} texts/s, {embed['passages_per_s']:.1f} passages/s |"
+    )
+    print(
+        f"| ingest to INDEXED | {ingest['passages_per_s']:.1f} passages/s,"
+        f" {ingest['chunks_per_s']:.1f} chunks/s ({ingest['chunks']:.0f} chunks,"
+        f" {ingest['seconds']:.1f} s) |"
+    )
+    print(
+        f"| ratio, ingest / embedder alone (passages/s) |"
+        f" {ingest['passages_per_s'] / embed['passages_per_s']:.2f}x |"
+    )
+    print(
+        f"| analyzer alone | {analyzer['passages_per_s']:.0f} passages/s,"
+        f" {analyzer['terms_per_s']:.0f} terms/s |"
+    )
+    print(
+        f"| postings written during ingest | {ingest['postings']:.0f} rows,"
+        f" {ingest['postings_per_s']:.0f} rows/s |"
+    )
+
+
+if __name__ == "__main__":
+    main()
