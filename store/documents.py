@@ -103,23 +103,16 @@ async def update_metadata(conn: Conn, document_id: UUID, metadata: dict[str, Any
 
 
 async def insert_row(conn: Conn, doc: NewDocument) -> UUID:
-    prepared = doc.prepared
     cursor = await conn.execute(
         "INSERT INTO documents (tenant_id, collection_id, external_id, source_type, title,"
-        " content_type, metadata, content_hash, body, pages, status, chunk_count)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'INDEXED', %s) RETURNING id",
+        " content_type, metadata, content_hash, body, pages, chunk_count, status)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'INDEXED') RETURNING id",
         (
             doc.key.tenant_id,
             doc.key.collection_id,
             doc.key.external_id,
             doc.source_type,
-            prepared.title,
-            doc.content_type,
-            Jsonb(doc.metadata),
-            doc.content_hash,
-            prepared.parsed.text,
-            _pages(prepared),
-            len(prepared.of_kind("main")),
+            *_content_values(doc),
         ),
     )
     row = await cursor.fetchone()
@@ -128,21 +121,25 @@ async def insert_row(conn: Conn, doc: NewDocument) -> UUID:
 
 
 async def update_row(conn: Conn, document_id: UUID, doc: NewDocument) -> None:
-    prepared = doc.prepared
     await conn.execute(
         "UPDATE documents SET title = %s, content_type = %s, metadata = %s, content_hash = %s,"
-        " body = %s, pages = %s, status = 'INDEXED', version = version + 1, chunk_count = %s,"
+        " body = %s, pages = %s, chunk_count = %s, status = 'INDEXED', version = version + 1,"
         " updated_at = now() WHERE id = %s",
-        (
-            prepared.title,
-            doc.content_type,
-            Jsonb(doc.metadata),
-            doc.content_hash,
-            prepared.parsed.text,
-            _pages(prepared),
-            len(prepared.of_kind("main")),
-            document_id,
-        ),
+        (*_content_values(doc), document_id),
+    )
+
+
+def _content_values(doc: NewDocument) -> tuple[Any, ...]:
+    """title, content_type, metadata, content_hash, body, pages, chunk_count."""
+    prepared = doc.prepared
+    return (
+        prepared.title,
+        doc.content_type,
+        Jsonb(doc.metadata),
+        doc.content_hash,
+        prepared.parsed.text,
+        _pages(prepared),
+        len(prepared.of_kind("main")),
     )
 
 

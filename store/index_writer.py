@@ -73,54 +73,13 @@ class IndexWriter:
 
     def add(self, doc: NewDocument, document_id: UUID) -> None:
         """Queue the rows of one document's new index; `flush` writes them."""
-        tenant, collection, prepared = doc.key.tenant_id, doc.key.collection_id, doc.prepared
-        section_ids = [uuid.uuid4() for _ in prepared.sections]
-        chunk_ids = {(c.kind, c.ordinal): uuid.uuid4() for c in prepared.chunks}
-        self._rows["sections"] += [
-            (
-                section_ids[s.ordinal],
-                tenant,
-                document_id,
-                s.ordinal,
-                s.level,
-                s.kind,
-                s.label,
-                s.title,
-                s.path,
-                s.start,
-                s.end,
-            )
-            for s in prepared.sections
-        ]
-        self._rows["chunks"] += [
-            (
-                chunk_ids[(c.kind, c.ordinal)],
-                tenant,
-                collection,
-                document_id,
-                c.kind,
-                c.ordinal,
-                c.span.start,
-                c.span.end,
-                None if c.section is None else section_ids[c.section],
-                c.content,
-                c.term_count,
-                c.embedding,
-            )
-            for c in prepared.chunks
-        ]
-        self._rows["chunk_links"] += [
-            (chunk_ids[(c.kind, c.ordinal)], chunk_ids[("main", m)], tenant)
-            for c in prepared.chunks
-            for m in c.links
-        ]
-        mains = prepared.of_kind("main")
-        self._rows["postings"] += [
-            (collection, term, chunk_ids[("main", c.ordinal)], tenant, tf)
-            for c in mains
-            for term, tf in (c.terms or {}).items()
-        ]
-        stats = self._stats[(tenant, collection)]
+        ids = _Ids(doc, document_id)
+        self._rows["sections"] += _section_rows(doc, ids)
+        self._rows["chunks"] += _chunk_rows(doc, ids)
+        self._rows["chunk_links"] += _link_rows(doc, ids)
+        self._rows["postings"] += _posting_rows(doc, ids)
+        mains = doc.prepared.of_kind("main")
+        stats = self._stats[(doc.key.tenant_id, doc.key.collection_id)]
         stats[0] += len(mains)
         stats[1] += sum(c.term_count or 0 for c in mains)
 
@@ -130,6 +89,70 @@ class IndexWriter:
         for (tenant, collection), (chunks, terms) in self._stats.items():
             await _add_stats(conn, tenant, collection, chunks, terms)
         self._stats.clear()
+
+
+class _Ids:
+    """Row ids made here, so one COPY per table can write a whole batch."""
+
+    def __init__(self, doc: NewDocument, document_id: UUID) -> None:
+        self.document = document_id
+        self.sections = [uuid.uuid4() for _ in doc.prepared.sections]
+        self.chunks = {(c.kind, c.ordinal): uuid.uuid4() for c in doc.prepared.chunks}
+
+
+def _section_rows(doc: NewDocument, ids: _Ids) -> list[tuple[Any, ...]]:
+    return [
+        (
+            ids.sections[s.ordinal],
+            doc.key.tenant_id,
+            ids.document,
+            s.ordinal,
+            s.level,
+            s.kind,
+            s.label,
+            s.title,
+            s.path,
+            s.start,
+            s.end,
+        )
+        for s in doc.prepared.sections
+    ]
+
+
+def _chunk_rows(doc: NewDocument, ids: _Ids) -> list[tuple[Any, ...]]:
+    return [
+        (
+            ids.chunks[(c.kind, c.ordinal)],
+            doc.key.tenant_id,
+            doc.key.collection_id,
+            ids.document,
+            c.kind,
+            c.ordinal,
+            c.span.start,
+            c.span.end,
+            None if c.section is None else ids.sections[c.section],
+            c.content,
+            c.term_count,
+            c.embedding,
+        )
+        for c in doc.prepared.chunks
+    ]
+
+
+def _link_rows(doc: NewDocument, ids: _Ids) -> list[tuple[Any, ...]]:
+    return [
+        (ids.chunks[(c.kind, c.ordinal)], ids.chunks[("main", m)], doc.key.tenant_id)
+        for c in doc.prepared.chunks
+        for m in c.links
+    ]
+
+
+def _posting_rows(doc: NewDocument, ids: _Ids) -> list[tuple[Any, ...]]:
+    return [
+        (doc.key.collection_id, term, ids.chunks[("main", c.ordinal)], doc.key.tenant_id, tf)
+        for c in doc.prepared.of_kind("main")
+        for term, tf in (c.terms or {}).items()
+    ]
 
 
 async def _copy(
