@@ -1,0 +1,159 @@
+"""Entities, co-occurrences and typed facts from text with spaCy: no LLM, deterministic.
+
+Runs `nlp.pipe` over main chunks in batches. Text the model does not cover (mostly
+non-Latin script) is skipped and reported, not failed. Per-chunk caps bound entity floods.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from ingest.dates import DateValue, parse_date
+from ingest.facts import sentence_triples
+
+TYPE_GROUPS = {
+    "PERSON": "PERSON",
+    "ORG": "ORG",
+    "GPE": "PLACE",
+    "LOC": "PLACE",
+    "FAC": "PLACE",
+    "NORP": "GROUP",
+    "PRODUCT": "PRODUCT",
+    "EVENT": "EVENT",
+    "WORK_OF_ART": "WORK",
+    "LAW": "LAW",
+    "LANGUAGE": "LANGUAGE",
+}
+MAX_MENTIONS_PER_CHUNK = 200
+MAX_PAIRS_PER_CHUNK = 500
+MAX_SENTENCE_TOKENS = 300
+_LETTER = re.compile(r"[^\W\d_]")
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+@dataclass(frozen=True)
+class Mention:
+    text: str
+    label: str
+    group: str
+    start: int  # offsets into the document's text
+    end: int
+    sentence: int
+
+
+@dataclass(frozen=True)
+class Fact:
+    subject: int  # mention indexes
+    predicate: str
+    object: int
+    sentence_start: int
+    sentence_end: int
+    sentence: str
+    valid_from: DateValue | None
+
+
+@dataclass
+class ChunkGraph:
+    mentions: list[Mention] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    pairs: list[tuple[int, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def is_covered(text: str) -> bool:
+    """Whether an English model can read `text`: mostly Latin letters."""
+    letters = _LETTER.findall(text)
+    return bool(letters) and len(_LATIN.findall(text)) >= 0.5 * len(letters)
+
+
+class Extractor:
+    def __init__(self, model: str, batch_size: int = 64) -> None:
+        self._nlp: Language = spacy.load(model)
+        self._batch_size = batch_size
+
+    def extract(self, chunks: list[tuple[int, str]]) -> list[ChunkGraph]:
+        """One graph per (offset, text) chunk, offsets carried into mentions and facts."""
+        covered = [i for i, (_, text) in enumerate(chunks) if is_covered(text)]
+        graphs = [ChunkGraph(notes=["language not covered by the NER model"]) for _ in chunks]
+        docs = self._nlp.pipe((chunks[i][1] for i in covered), batch_size=self._batch_size)
+        for index, doc in zip(covered, docs, strict=True):
+            graphs[index] = chunk_graph(doc, chunks[index][0])
+        return graphs
+
+
+def chunk_graph(doc: Doc, offset: int) -> ChunkGraph:
+    graph = ChunkGraph()
+    sentences = list(doc.sents)
+    sentence_of = {t.i: n for n, s in enumerate(sentences) for t in s}
+    entity_of: dict[int, int] = {}
+    for ent in doc.ents:
+        if ent.label_ not in TYPE_GROUPS:
+            continue
+        if len(graph.mentions) >= MAX_MENTIONS_PER_CHUNK:
+            graph.notes.append(f"mention cap of {MAX_MENTIONS_PER_CHUNK} reached")
+            break
+        for token in ent:
+            entity_of[token.i] = len(graph.mentions)
+        graph.mentions.append(
+            Mention(
+                ent.text,
+                ent.label_,
+                TYPE_GROUPS[ent.label_],
+                offset + ent.start_char,
+                offset + ent.end_char,
+                sentence_of[ent.start],
+            )
+        )
+    graph.pairs = _pairs(graph)
+    for sentence in sentences:
+        graph.facts += _facts(sentence, entity_of, offset)
+    return graph
+
+
+def _pairs(graph: ChunkGraph) -> list[tuple[int, int]]:
+    by_sentence: dict[int, list[int]] = {}
+    for index, mention in enumerate(graph.mentions):
+        by_sentence.setdefault(mention.sentence, []).append(index)
+    pairs = [
+        (a, b)
+        for members in by_sentence.values()
+        for i, a in enumerate(members)
+        for b in members[i + 1 :]
+    ]
+    if len(pairs) > MAX_PAIRS_PER_CHUNK:
+        graph.notes.append(f"co-occurrence cap of {MAX_PAIRS_PER_CHUNK} pairs reached")
+    return pairs[:MAX_PAIRS_PER_CHUNK]
+
+
+def _facts(sentence: Span, entity_of: dict[int, int], offset: int) -> list[Fact]:
+    if len(sentence) > MAX_SENTENCE_TOKENS:
+        return []
+    triples = sentence_triples(sentence, entity_of)
+    if not triples:
+        return []
+    when = _first_date(sentence)
+    start, end = offset + sentence.start_char, offset + sentence.end_char
+    text = sentence.text.strip()
+    return [Fact(t.subject, t.predicate, t.object, start, end, text, when) for t in triples]
+
+
+def _first_date(sentence: Span) -> DateValue | None:
+    for ent in sentence.ents:
+        if ent.label_ == "DATE" and (value := parse_date(ent.text)) is not None:
+            return value
+    return None
+
+
+def describe(graph: ChunkGraph) -> dict[str, Any]:
+    return {
+        "mentions": len(graph.mentions),
+        "facts": len(graph.facts),
+        "pairs": len(graph.pairs),
+        "notes": graph.notes,
+    }

