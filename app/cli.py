@@ -6,7 +6,7 @@ import asyncio
 import functools
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,11 +19,14 @@ from app.endpoints import local_neo4j, local_postgres, postgres_url, resolve_end
 from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
 from app.ingest_command import IngestRequest, run_ingest
 from app.localdb.bolt import port_is_free
+from app.services import Services, open_services
 from app.settings import PROJECT_ROOT, Settings
 from store.migrations import migrate as apply_migrations
 from store.pool import open_pool
+from store.tenants import ensure_tenant
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 _FAILURES = (SettingsError, LocalServiceError, BackendUnavailable, TrellisError)
 
 
@@ -125,17 +128,58 @@ def services_status() -> None:
 @click.option("--collection", required=True, help="Collection to index into.")
 @click.option("--tenant", default=DEV_TENANT, show_default=True, help="Tenant that owns it.")
 @click.option("--create", is_flag=True, help="Create the collection if it does not exist.")
+@click.option("--no-graph", is_flag=True, help="Leave graph extraction to a running server.")
 @one_line_errors
-def ingest(paths: tuple[Path, ...], collection: str, tenant: str, create: bool) -> None:
+def ingest(
+    paths: tuple[Path, ...], collection: str, tenant: str, create: bool, no_graph: bool
+) -> None:
     """Index files (.txt .md .html .pdf), folders (recursively) and .jsonl files."""
     settings = Settings.from_env()
-    request = IngestRequest(list(paths), collection, tenant, create)
+    request = IngestRequest(list(paths), collection, tenant, create, graph=not no_graph)
     failures = asyncio.run(run_ingest(settings, request))
     for line in failures:
         click.echo(f"failed: {line}", err=True)
     if failures:
         click.echo(f"trellis: error: {len(failures)} document(s) failed", err=True)
         sys.exit(1)
+
+
+@main.group()
+def graph() -> None:
+    """The knowledge graph in Neo4j, derived from Postgres."""
+
+
+@graph.command("rebuild")
+@click.option("--collection", required=True, help="Collection whose graph to rebuild.")
+@click.option("--tenant", default=DEV_TENANT, show_default=True, help="Tenant that owns it.")
+@one_line_errors
+def graph_rebuild(collection: str, tenant: str) -> None:
+    """Re-derive a collection's whole graph from Postgres."""
+    count = asyncio.run(_with_services(lambda s: _rebuild(s, tenant, collection)))
+    click.echo(f"rebuilt the graph of {count} document(s)")
+
+
+@graph.command("sync")
+@one_line_errors
+def graph_sync() -> None:
+    """Apply every pending change in the graph outbox now."""
+    applied = asyncio.run(_with_services(lambda s: s.graph_admin.sync()))
+    click.echo(f"applied {applied} change(s)")
+
+
+async def _rebuild(services: Services, tenant_name: str, collection: str) -> int:
+    async with services.pool.connection() as conn:
+        tenant = await ensure_tenant(conn, tenant_name)
+    return await services.graph_admin.rebuild(tenant, collection)
+
+
+async def _with_services(action: Callable[[Services], Awaitable[T]]) -> T:
+    settings = Settings.from_env()
+    services = await open_services(settings, resolve_endpoints(settings))
+    try:
+        return await action(services)
+    finally:
+        await services.close()
 
 
 @main.group()

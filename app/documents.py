@@ -14,7 +14,7 @@ from app.errors import ErrorCode, TrellisError
 from app.projection import GraphProjector
 from ingest.records import masked
 from store import collections as collection_rows
-from store import documents, outbox
+from store import documents, knowledge, outbox
 from store import records as record_rows
 from store.documents import DocumentKey, DocumentRow, SectionRow
 from store.index_writer import IndexWriter
@@ -86,11 +86,19 @@ class Documents:
             existing = await documents.find(conn, key)
             if existing is None:
                 return None
+            candidates = await knowledge.entity_ids_of(conn, existing.id)
             writer = IndexWriter()
             removed = await writer.remove(conn, tenant.id, existing.id)
             await writer.flush(conn)
+            await knowledge.delete_facts(conn, existing.id)
             await documents.delete_row(conn, existing.id)
-            payload = {"document_id": str(existing.id)}
+            orphans = await knowledge.delete_orphans(conn, candidates)
+            touched = await knowledge.entity_rows(conn, [c for c in candidates if c not in orphans])
+            payload = {
+                "document_id": str(existing.id),
+                "orphans": [str(o) for o in orphans],
+                "touched": touched,
+            }
             await outbox.enqueue(conn, tenant.id, "document.delete", payload)
         await self._projector.drain_soon()
         return removed

@@ -26,6 +26,7 @@ class IngestRequest:
     collection: str
     tenant: str = DEV_TENANT
     create: bool = False
+    graph: bool = True
 
 
 async def run_ingest(settings: Settings, request: IngestRequest) -> list[str]:
@@ -42,7 +43,8 @@ async def run_ingest(settings: Settings, request: IngestRequest) -> list[str]:
         await _collection(services, tenant, request)
         job_ids = await _submit(services, tenant, request.collection, found)
         await _index_with_progress(services, tenant, job_ids, len(found.submissions))
-        await services.projector.drain_soon()
+        if request.graph:
+            await services.projector.drain_soon()
         return [f"{where}: {why}" for where, why in found.problems] + await _failures(
             services, tenant, job_ids
         )

@@ -8,30 +8,32 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.backend_errors import as_backend_unavailable
+from app.document_graph import DocumentGraphs
 from graph.collections import upsert_collections
-from graph.documents import delete_collections, delete_documents, upsert_documents
+from graph.documents import delete_collections
 from graph.driver import GraphStore
 from store import outbox
 from store.outbox import OutboxRow
-from store.pool import Pool
+from store.pool import Conn, Pool
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[GraphStore, list[dict[str, Any]]], Awaitable[None]]
-HANDLERS: dict[str, Handler] = {
-    "collection.upsert": upsert_collections,
-    "collection.delete": delete_collections,
-    "document.upsert": upsert_documents,
-    "document.delete": delete_documents,
-}
-_BATCH = 200
+Handler = Callable[[Conn, list[dict[str, Any]]], Awaitable[None]]
+_BATCH = 64
 
 
 class GraphProjector:
-    def __init__(self, pool: Pool, graph: GraphStore) -> None:
+    def __init__(self, pool: Pool, graph: GraphStore, spacy_model: str) -> None:
         self._pool = pool
         self._graph = graph
         self._lock = asyncio.Lock()
+        self.documents = DocumentGraphs(graph, spacy_model)
+        self._handlers: dict[str, Handler] = {
+            "collection.upsert": lambda _, rows: upsert_collections(graph, rows),
+            "collection.delete": lambda _, rows: delete_collections(graph, rows),
+            "document.upsert": self.documents.upsert,
+            "document.delete": self.documents.remove,
+        }
 
     async def drain_soon(self) -> None:
         """Best effort now: Postgres already holds the change and the loop retries later."""
@@ -48,6 +50,23 @@ class GraphProjector:
                 applied += count
         return applied
 
+    async def _apply(self, conn: Conn, rows: list[OutboxRow]) -> None:
+        """Apply rows in order, batching consecutive rows of the same kind."""
+        batch: list[OutboxRow] = []
+        for row in rows:
+            if batch and batch[-1].kind != row.kind:
+                await self._apply_kind(conn, batch)
+                batch = []
+            batch.append(row)
+        if batch:
+            await self._apply_kind(conn, batch)
+
+    async def _apply_kind(self, conn: Conn, rows: list[OutboxRow]) -> None:
+        handler = self._handlers.get(rows[0].kind)
+        if handler is None:
+            raise ValueError(f"no graph handler for outbox kind {rows[0].kind!r}")
+        await handler(conn, [row.payload for row in rows])
+
     async def _apply_batch(self) -> int:
         async with self._pool.connection() as conn, conn.transaction():
             rows = await outbox.claim(conn, _BATCH)
@@ -55,7 +74,7 @@ class GraphProjector:
                 return 0
             ids = [row.id for row in rows]
             try:
-                await _apply(self._graph, rows)
+                await self._apply(conn, rows)
             except Exception as error:
                 if as_backend_unavailable(error) is None:
                     log.exception("graph projection failed for outbox rows %s", ids)
@@ -63,25 +82,6 @@ class GraphProjector:
                 return 0
             await outbox.mark_done(conn, ids)
             return len(rows)
-
-
-async def _apply(graph: GraphStore, rows: list[OutboxRow]) -> None:
-    """Apply rows in order, batching consecutive rows of the same kind."""
-    batch: list[OutboxRow] = []
-    for row in rows:
-        if batch and batch[-1].kind != row.kind:
-            await _apply_kind(graph, batch)
-            batch = []
-        batch.append(row)
-    if batch:
-        await _apply_kind(graph, batch)
-
-
-async def _apply_kind(graph: GraphStore, rows: list[OutboxRow]) -> None:
-    handler = HANDLERS.get(rows[0].kind)
-    if handler is None:
-        raise ValueError(f"no graph handler for outbox kind {rows[0].kind!r}")
-    await handler(graph, [row.payload for row in rows])
 
 
 async def run_projection_loop(projector: GraphProjector, interval_seconds: float = 5.0) -> None:

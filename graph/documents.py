@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from graph.driver import GraphStore
+from graph.knowledge import clear_collection
 
 
 async def upsert_documents(graph: GraphStore, rows: list[dict[str, Any]]) -> None:
@@ -19,16 +20,10 @@ async def upsert_documents(graph: GraphStore, rows: list[dict[str, Any]]) -> Non
     )
 
 
-async def delete_documents(graph: GraphStore, rows: list[dict[str, Any]]) -> None:
-    await graph.write(
-        "UNWIND $rows AS row MATCH (d:Document {id: row.document_id}) DETACH DELETE d", rows=rows
-    )
-
-
 async def delete_collections(graph: GraphStore, rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        await clear_collection(graph, row["collection_id"])
     await graph.write(
-        "UNWIND $rows AS row"
-        " OPTIONAL MATCH (d:Document {collection_id: row.collection_id}) DETACH DELETE d"
-        " WITH DISTINCT row MATCH (c:Collection {id: row.collection_id}) DETACH DELETE c",
+        "UNWIND $rows AS row MATCH (c:Collection {id: row.collection_id}) DETACH DELETE c",
         rows=rows,
     )

@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import Any
 from uuid import UUID
 
+from store._copy import copy_rows
 from store.documents import NewDocument
 from store.pool import Conn
 
@@ -85,7 +86,7 @@ class IndexWriter:
 
     async def flush(self, conn: Conn) -> None:
         for table, columns in _TABLES.items():
-            await _copy(conn, table, columns, self._rows.pop(table, []))
+            await copy_rows(conn, table, columns, self._rows.pop(table, []))
         for (tenant, collection), (chunks, terms) in self._stats.items():
             await _add_stats(conn, tenant, collection, chunks, terms)
         self._stats.clear()
@@ -153,17 +154,6 @@ def _posting_rows(doc: NewDocument, ids: _Ids) -> list[tuple[Any, ...]]:
         for c in doc.prepared.of_kind("main")
         for term, tf in (c.terms or {}).items()
     ]
-
-
-async def _copy(
-    conn: Conn, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
-) -> None:
-    if not rows:
-        return
-    statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
-    async with conn.cursor() as cursor, cursor.copy(statement) as copy:
-        for row in rows:
-            await copy.write_row(row)
 
 
 async def _add_stats(conn: Conn, tenant: UUID, collection: UUID, chunks: int, terms: int) -> None:

@@ -30,7 +30,7 @@ async def _replay(stack: Stack) -> None:
             )
             tenant_id = (await cursor.fetchone())[0]  # type: ignore[index]
         payload = {"id": str(uuid.uuid4()), "tenant_id": str(tenant_id), "name": "replayed"}
-        projector = GraphProjector(pool, graph)
+        projector = GraphProjector(pool, graph, stack.settings.spacy_model)
         snapshots = []
         for _ in range(3):
             async with pool.connection() as conn:

@@ -1,0 +1,102 @@
+"""Turn indexed documents into knowledge graph rows (Postgres) and project them (Neo4j).
+
+Extraction runs once per document version; its rows are the system of record, so the
+graph can be rebuilt from Postgres without running spaCy again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import Any
+from uuid import UUID
+
+from graph.documents import upsert_documents
+from graph.driver import GraphStore
+from graph.knowledge import project_document, remove_document
+from ingest import knowledge
+from ingest.extraction import ChunkGraph, Extractor
+from ingest.knowledge import DocumentGraph, MainChunk
+from store import knowledge as rows
+from store.knowledge import GraphDocument
+from store.pool import Conn
+
+log = logging.getLogger(__name__)
+
+
+class DocumentGraphs:
+    def __init__(self, graph: GraphStore, model: str) -> None:
+        self._graph = graph
+        self._model = model
+        self._extractor: Extractor | None = None
+        self._lock = threading.Lock()
+
+    async def upsert(self, conn: Conn, payloads: list[dict[str, Any]]) -> None:
+        await upsert_documents(self._graph, payloads)
+        loaded = [
+            found
+            for p in payloads
+            if (found := await rows.load_document(conn, UUID(p["document_id"])))
+        ]
+        graphs = await asyncio.to_thread(self._extract_all, loaded)
+        for (doc, _), graph in zip(loaded, graphs, strict=True):
+            await self.write_and_project(conn, doc, graph)
+
+    async def write_and_project(self, conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> None:
+        orphans = await rows.write(conn, doc, graph)
+        await self.project(conn, doc)
+        await remove_document_entities(self._graph, orphans)
+
+    async def project(self, conn: Conn, doc: GraphDocument) -> None:
+        await project_document(self._graph, await rows.projection(conn, doc))
+
+    async def remove(self, conn: Conn, payloads: list[dict[str, Any]]) -> None:
+        for p in payloads:
+            await remove_document(
+                self._graph, p["document_id"], p.get("orphans", []), p.get("touched", [])
+            )
+        await self._graph.write(
+            "UNWIND $ids AS id MATCH (d:Document {id: id}) DETACH DELETE d",
+            ids=[p["document_id"] for p in payloads],
+        )
+
+    def _extract_all(
+        self, loaded: list[tuple[GraphDocument, list[MainChunk]]]
+    ) -> list[DocumentGraph]:
+        """One nlp.pipe over every chunk of the batch; a failing batch is retried per document,
+        so one bad document cannot block the others."""
+        extractor = self._get_extractor()
+        flat = [(c.start, c.content) for _, chunks in loaded for c in chunks]
+        try:
+            extracted = extractor.extract(flat)
+        except Exception:
+            log.warning("batch extraction failed; retrying document by document", exc_info=True)
+            return [_one(extractor, doc, chunks) for doc, chunks in loaded]
+        graphs, base = [], 0
+        for doc, chunks in loaded:
+            graphs.append(knowledge.build(doc.body, chunks, extracted[base : base + len(chunks)]))
+            base += len(chunks)
+        return graphs
+
+    def _get_extractor(self) -> Extractor:
+        with self._lock:
+            if self._extractor is None:
+                self._extractor = Extractor(self._model)
+            return self._extractor
+
+
+def _one(extractor: Extractor, doc: GraphDocument, chunks: list[MainChunk]) -> DocumentGraph:
+    try:
+        return knowledge.build(
+            doc.body, chunks, extractor.extract([(c.start, c.content) for c in chunks])
+        )
+    except Exception as error:
+        note = f"extraction failed: {type(error).__name__}: {error}"
+        return knowledge.build(doc.body, chunks, [ChunkGraph(notes=[note]) for _ in chunks])
+
+
+async def remove_document_entities(graph: GraphStore, orphans: list[UUID]) -> None:
+    await graph.write(
+        "MATCH (e:Entity) WHERE e.id IN $ids DETACH DELETE e", ids=[str(i) for i in orphans]
+    )

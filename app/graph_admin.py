@@ -1,0 +1,72 @@
+"""Graph maintenance: rebuild a collection's graph from Postgres, drain the outbox."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from app.collections import Collections
+from app.projection import GraphProjector
+from graph.collections import upsert_collections
+from graph.documents import upsert_documents
+from graph.driver import GraphStore
+from graph.knowledge import clear_collection
+from store import knowledge
+from store.pool import Conn, Pool
+from store.tenants import Tenant
+
+
+class GraphAdmin:
+    def __init__(
+        self, pool: Pool, graph: GraphStore, collections: Collections, projector: GraphProjector
+    ) -> None:
+        self._pool = pool
+        self._graph = graph
+        self._collections = collections
+        self._projector = projector
+
+    async def rebuild(self, tenant: Tenant, collection: str) -> int:
+        """Re-derive the collection's whole graph from Postgres rows. Returns documents."""
+        target = await self._collections.get(tenant, collection)
+        await clear_collection(self._graph, str(target.id))
+        await upsert_collections(
+            self._graph, [{"id": str(target.id), "name": target.name, "tenant_id": str(tenant.id)}]
+        )
+        async with self._pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT id, external_id, title, source_type FROM documents"
+                " WHERE tenant_id = %s AND collection_id = %s AND graphed_version IS NOT NULL",
+                (tenant.id, target.id),
+            )
+            documents = await cursor.fetchall()
+            for document_id, external_id, title, source_type in documents:
+                await self._project(
+                    conn,
+                    tenant,
+                    target.id,
+                    document_id,
+                    {"external_id": external_id, "title": title, "source_type": source_type},
+                )
+        return len(documents)
+
+    async def _project(
+        self,
+        conn: Conn,
+        tenant: Tenant,
+        collection_id: UUID,
+        document_id: UUID,
+        fields: dict[str, str],
+    ) -> None:
+        payload = {
+            "document_id": str(document_id),
+            "tenant_id": str(tenant.id),
+            "collection_id": str(collection_id),
+            **fields,
+        }
+        await upsert_documents(self._graph, [payload])
+        loaded = await knowledge.load_document(conn, document_id)
+        if loaded is not None:
+            await self._projector.documents.project(conn, loaded[0])
+
+    async def sync(self) -> int:
+        """Apply every pending outbox row now. Returns rows applied."""
+        return await self._projector.drain()

@@ -1,0 +1,81 @@
+"""One document's contribution to the knowledge graph, from its chunks' extractions.
+
+Entities are resolved across the whole document; mentions keep their chunk and spans;
+co-occurrences are weighted per entity pair; facts keep their evidence chunk, span, sentence
+and the date their sentence names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from ingest.dates import DateValue
+from ingest.extraction import ChunkGraph, Fact, Mention
+from ingest.resolution import ResolvedEntity, resolve
+
+
+@dataclass(frozen=True)
+class MainChunk:
+    id: UUID
+    start: int
+    content: str
+
+
+@dataclass(frozen=True)
+class FactRow:
+    subject: int  # entity indexes
+    predicate: str
+    object: int
+    chunk_id: UUID
+    span_start: int
+    span_end: int
+    sentence: str
+    valid_from: DateValue | None
+
+
+@dataclass
+class DocumentGraph:
+    entities: list[ResolvedEntity] = field(default_factory=list)
+    mentions: dict[tuple[int, UUID], list[tuple[int, int]]] = field(default_factory=dict)
+    cooccurrences: Counter[tuple[int, int]] = field(default_factory=Counter)
+    facts: list[FactRow] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def build(text: str, chunks: list[MainChunk], graphs: list[ChunkGraph]) -> DocumentGraph:
+    all_mentions: list[Mention] = [m for g in graphs for m in g.mentions]
+    entities, owner = resolve(text, all_mentions)
+    result = DocumentGraph(entities=entities)
+    result.notes = sorted({note for g in graphs for note in g.notes})
+    base = 0
+    mentions: dict[tuple[int, UUID], list[tuple[int, int]]] = defaultdict(list)
+    for chunk, graph in zip(chunks, graphs, strict=True):
+        local = owner[base : base + len(graph.mentions)]
+        for mention, entity in zip(graph.mentions, local, strict=True):
+            mentions[(entity, chunk.id)].append((mention.start, mention.end))
+        for a, b in graph.pairs:
+            if local[a] != local[b]:
+                result.cooccurrences[(min(local[a], local[b]), max(local[a], local[b]))] += 1
+        result.facts += [
+            _fact_row(fact, local, chunk.id)
+            for fact in graph.facts
+            if local[fact.subject] != local[fact.object]
+        ]
+        base += len(graph.mentions)
+    result.mentions = dict(mentions)
+    return result
+
+
+def _fact_row(fact: Fact, local: list[int], chunk_id: UUID) -> FactRow:
+    return FactRow(
+        local[fact.subject],
+        fact.predicate,
+        local[fact.object],
+        chunk_id,
+        fact.sentence_start,
+        fact.sentence_end,
+        fact.sentence,
+        fact.valid_from,
+    )

@@ -1,0 +1,242 @@
+"""The knowledge graph's rows in Postgres: written per document, read back for projection."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from psycopg.rows import class_row, dict_row
+from psycopg.types.json import Jsonb
+
+from ingest.knowledge import DocumentGraph, MainChunk
+from store._copy import copy_rows
+from store.pool import Conn
+
+
+@dataclass(frozen=True)
+class GraphDocument:
+    id: UUID
+    tenant_id: UUID
+    collection_id: UUID
+    version: int
+    body: str
+
+
+async def load_document(
+    conn: Conn, document_id: UUID
+) -> tuple[GraphDocument, list[MainChunk]] | None:
+    async with conn.cursor(row_factory=class_row(GraphDocument)) as cursor:
+        await cursor.execute(
+            "SELECT id, tenant_id, collection_id, version, body FROM documents WHERE id = %s",
+            (document_id,),
+        )
+        doc = await cursor.fetchone()
+    if doc is None:
+        return None
+    cursor2 = await conn.execute(
+        "SELECT id, char_start, content FROM chunks WHERE document_id = %s AND kind = 'main'"
+        " ORDER BY ordinal",
+        (document_id,),
+    )
+    return doc, [MainChunk(*row) for row in await cursor2.fetchall()]
+
+
+async def write(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UUID]:
+    """Replace the document's mentions and co-occurrences, record its facts for this version
+    (closing older versions' facts), and return the ids of entities left with nothing."""
+    before = await entity_ids_of(conn, doc.id)
+    ids = await _upsert_entities(conn, doc, graph)
+    await conn.execute("DELETE FROM mentions WHERE document_id = %s", (doc.id,))
+    await conn.execute("DELETE FROM cooccurrences WHERE document_id = %s", (doc.id,))
+    await copy_rows(
+        conn,
+        "mentions",
+        ("entity_id", "chunk_id", "document_id", "tenant_id", "count", "spans"),
+        [
+            (ids[e], chunk, doc.id, doc.tenant_id, len(spans), [x for s in spans for x in s])
+            for (e, chunk), spans in graph.mentions.items()
+        ],
+    )
+    await copy_rows(
+        conn,
+        "cooccurrences",
+        ("document_id", "entity_a", "entity_b", "tenant_id", "weight"),
+        [(doc.id, ids[a], ids[b], doc.tenant_id, w) for (a, b), w in graph.cooccurrences.items()],
+    )
+    await _record_facts(conn, doc, graph, ids)
+    await conn.execute(
+        "UPDATE documents SET status = 'GRAPHED', graphed_version = %s, graph_notes = %s"
+        " WHERE id = %s AND version = %s",
+        (doc.version, Jsonb(graph.notes), doc.id, doc.version),
+    )
+    return await delete_orphans(conn, before)
+
+
+async def entity_ids_of(conn: Conn, document_id: UUID) -> list[UUID]:
+    cursor = await conn.execute(
+        "SELECT entity_id FROM mentions WHERE document_id = %s UNION"
+        " SELECT subject_id FROM facts WHERE document_id = %s UNION"
+        " SELECT object_id FROM facts WHERE document_id = %s",
+        (document_id, document_id, document_id),
+    )
+    return [row[0] for row in await cursor.fetchall()]
+
+
+async def delete_facts(conn: Conn, document_id: UUID) -> None:
+    await conn.execute("DELETE FROM facts WHERE document_id = %s", (document_id,))
+
+
+async def delete_orphans(conn: Conn, candidates: list[UUID]) -> list[UUID]:
+    """Entities among `candidates` that no chunk mentions and no fact names, deleted."""
+    cursor = await conn.execute(
+        "DELETE FROM entities e WHERE e.id = ANY(%s)"
+        " AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)"
+        " AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.subject_id = e.id OR f.object_id = e.id)"
+        " RETURNING e.id",
+        (candidates,),
+    )
+    return [row[0] for row in await cursor.fetchall()]
+
+
+async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UUID]:
+    if not graph.entities:
+        return []
+    cursor = await conn.execute(
+        "INSERT INTO entities (tenant_id, collection_id, key, type, name, aliases)"
+        " SELECT %s, %s, k, t, n, a FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[])"
+        " AS u(k, t, n, a_joined), LATERAL (SELECT string_to_array(a_joined, chr(31)) AS a) x"
+        " ON CONFLICT (collection_id, key, type) DO UPDATE SET aliases = ARRAY("
+        "  SELECT DISTINCT x FROM unnest(entities.aliases || EXCLUDED.aliases"
+        "  || ARRAY[EXCLUDED.name]) x WHERE x <> entities.name ORDER BY x)"
+        " RETURNING key, type, id",
+        (
+            doc.tenant_id,
+            doc.collection_id,
+            [e.key for e in graph.entities],
+            [e.group for e in graph.entities],
+            [e.name for e in graph.entities],
+            [chr(31).join(e.aliases) for e in graph.entities],
+        ),
+    )
+    by_key = {(key, kind): ident for key, kind, ident in await cursor.fetchall()}
+    return [by_key[(e.key, e.group)] for e in graph.entities]
+
+
+async def _record_facts(
+    conn: Conn, doc: GraphDocument, graph: DocumentGraph, ids: list[UUID]
+) -> None:
+    await conn.execute(
+        "UPDATE facts SET invalidated_at = now() WHERE document_id = %s"
+        " AND document_version < %s AND invalidated_at IS NULL",
+        (doc.id, doc.version),
+    )
+    cursor = await conn.execute(
+        "SELECT 1 FROM facts WHERE document_id = %s AND document_version = %s LIMIT 1",
+        (doc.id, doc.version),
+    )
+    if await cursor.fetchone() is not None:
+        return  # a replay: this version's facts keep their original system time
+    await copy_rows(
+        conn,
+        "facts",
+        (
+            "id",
+            "tenant_id",
+            "collection_id",
+            "document_id",
+            "document_version",
+            "chunk_id",
+            "subject_id",
+            "predicate",
+            "object_id",
+            "span_start",
+            "span_end",
+            "sentence",
+            "valid_from",
+            "valid_from_precision",
+        ),
+        [
+            (
+                uuid.uuid4(),
+                doc.tenant_id,
+                doc.collection_id,
+                doc.id,
+                doc.version,
+                f.chunk_id,
+                ids[f.subject],
+                f.predicate,
+                ids[f.object],
+                f.span_start,
+                f.span_end,
+                f.sentence,
+                f.valid_from.iso if f.valid_from else None,
+                f.valid_from.precision if f.valid_from else None,
+            )
+            for f in graph.facts
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class DocumentProjection:
+    """Everything Neo4j holds for one document, as parameter rows (ids as strings)."""
+
+    document_id: str
+    chunks: list[dict[str, Any]]
+    entities: list[dict[str, Any]]
+    mentions: list[dict[str, Any]]
+    cooccurrences: list[dict[str, Any]]
+    facts: list[dict[str, Any]]
+
+
+async def projection(conn: Conn, doc: GraphDocument) -> DocumentProjection:
+    return DocumentProjection(
+        document_id=str(doc.id),
+        chunks=await _dicts(
+            conn,
+            "SELECT id::text, ordinal, char_start, char_end FROM chunks"
+            " WHERE document_id = %s AND kind = 'main'",
+            doc.id,
+        ),
+        entities=await entity_rows(conn, await entity_ids_of(conn, doc.id)),
+        mentions=await _dicts(
+            conn,
+            "SELECT entity_id::text, chunk_id::text, count, spans"
+            " FROM mentions WHERE document_id = %s",
+            doc.id,
+        ),
+        cooccurrences=await _dicts(
+            conn,
+            "SELECT entity_a::text AS a, entity_b::text AS b,"
+            " weight FROM cooccurrences WHERE document_id = %s",
+            doc.id,
+        ),
+        facts=await _dicts(conn, _FACT_COLUMNS + " WHERE document_id = %s", doc.id),
+    )
+
+
+_FACT_COLUMNS = (
+    "SELECT id::text, subject_id::text, object_id::text, predicate, chunk_id::text,"
+    " document_id::text, span_start, span_end, sentence, valid_from, valid_from_precision,"
+    " valid_to, recorded_at, invalidated_at FROM facts"
+)
+
+
+async def entity_rows(conn: Conn, ids: list[UUID]) -> list[dict[str, Any]]:
+    """Entities with their mention count across the whole collection."""
+    return await _dicts(
+        conn,
+        "SELECT e.id::text, e.name, e.type, e.aliases, e.collection_id::text,"
+        " e.tenant_id::text, coalesce((SELECT sum(m.count) FROM mentions m"
+        " WHERE m.entity_id = e.id), 0)::int AS mention_count FROM entities e"
+        " WHERE e.id = ANY(%s)",
+        ids,
+    )
+
+
+async def _dicts(conn: Conn, sql: str, param: object) -> list[dict[str, Any]]:
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(sql, (param,))
+        return await cursor.fetchall()

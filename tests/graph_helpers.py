@@ -1,0 +1,56 @@
+"""Read the Neo4j graph of a collection for assertions."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any, LiteralString
+
+from graph.driver import open_graph
+from tests._stack import Stack
+from tests.test_ingestion import rows
+
+
+def cypher(stack: Stack, query: LiteralString, **params: Any) -> list[dict[str, Any]]:
+    async def read() -> list[dict[str, Any]]:
+        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        try:
+            return await graph.read(query, **params)
+        finally:
+            await graph.close()
+
+    return asyncio.run(read())
+
+
+def wait_until_graphed(stack: Stack, collection: str, documents: int) -> None:
+    query = (
+        "SELECT count(*) FROM documents d JOIN collections c ON c.id = d.collection_id"
+        " WHERE c.name = %s AND d.status = 'GRAPHED' AND d.graphed_version = d.version"
+    )
+    eventually(lambda: rows(stack, query, collection) == [(documents,)])
+
+
+def eventually(condition: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "condition never held"
+        time.sleep(0.2)
+
+
+def snapshot(stack: Stack, collection_id: str) -> dict[str, Any]:
+    """Nodes and relationships of a collection, with their properties (ids included)."""
+    nodes = cypher(
+        stack,
+        "MATCH (n) WHERE n.collection_id = $c OR n.id = $c"
+        " RETURN labels(n) AS labels, properties(n) AS props",
+        c=collection_id,
+    )
+    rels = cypher(
+        stack,
+        "MATCH (a)-[r]->(b) WHERE a.collection_id = $c"
+        " RETURN type(r) AS type, a.id AS a, b.id AS b, properties(r) AS props",
+        c=collection_id,
+    )
+    key = repr
+    return {"nodes": sorted(key(n) for n in nodes), "rels": sorted(key(r) for r in rels)}

@@ -1,0 +1,171 @@
+"""The knowledge graph: spaCy extraction projected to Neo4j from Postgres rows."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests._stack import Stack
+from tests.graph_helpers import cypher, eventually, snapshot, wait_until_graphed
+from tests.graphql_client import GraphQLClient
+from tests.test_ingestion import ingest, new_collection, rows
+
+pytestmark = pytest.mark.integration
+
+STORY = (
+    "International Business Machines (IBM) acquired Red Hat in July 2019. "
+    "IBM is headquartered in Armonk. Arvind Krishna is the CEO of IBM."
+)
+
+
+def collection_id(gql: GraphQLClient, name: str) -> str:
+    found = gql.data("query($n: String!) { collection(name: $n) { id } }", n=name)
+    return str(found["collection"]["id"])
+
+
+def test_aliases_merge_and_facts_carry_evidence(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    cid = collection_id(gql, name)
+    ingest(gql, name, {"externalId": "ibm", "title": "IBM history", "text": STORY})
+    wait_until_graphed(stack, name, 1)
+    ibm = cypher(
+        stack,
+        "MATCH (e:Entity {collection_id: $c}) WHERE e.name = 'IBM'"
+        " RETURN e.aliases AS aliases, e.mention_count AS mentions, e.type AS type",
+        c=cid,
+    )
+    assert ibm == [{"aliases": ["International Business Machines"], "mentions": 4, "type": "ORG"}]
+    facts = cypher(
+        stack,
+        "MATCH (s:Entity {collection_id: $c})-[r:RELATED]->(o:Entity)"
+        " RETURN s.name AS s, r.predicate AS p, o.name AS o, r.sentence AS sentence,"
+        " r.span_start AS start, r.span_end AS end, r.valid_from AS valid_from,"
+        " r.valid_from_precision AS precision, r.chunk_id AS chunk",
+        c=cid,
+    )
+    acquired = next(f for f in facts if f["p"] == "acquire")
+    assert (acquired["s"], acquired["o"]) == ("IBM", "Red Hat")
+    assert STORY[acquired["start"] : acquired["end"]].strip() == acquired["sentence"]
+    assert (acquired["valid_from"], acquired["precision"]) == ("2019-07", "month")
+    assert ("Arvind Krishna", "ceo of", "IBM") in {(f["s"], f["p"], f["o"]) for f in facts}
+    chunk = cypher(
+        stack,
+        "MATCH (c:Chunk {id: $id})-[:PART_OF]->(d:Document) RETURN d.external_id AS doc",
+        id=acquired["chunk"],
+    )
+    assert chunk == [{"doc": "ibm"}]
+    mentioned = cypher(
+        stack,
+        "MATCH (e:Entity {name: 'Red Hat', collection_id: $c})"
+        "-[m:MENTIONED_IN]->(:Chunk) RETURN m.count AS n, m.spans AS spans",
+        c=cid,
+    )
+    start, end = mentioned[0]["spans"][:2]
+    assert STORY[start:end] == "Red Hat"
+    assert rows(
+        stack,
+        "SELECT status FROM documents d JOIN collections c ON c.id ="
+        " d.collection_id WHERE c.name = %s",
+        name,
+    ) == [("GRAPHED",)]
+
+
+def test_replacing_a_document_invalidates_its_old_facts(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    cid = collection_id(gql, name)
+    v1 = "Northwind Analytics is headquartered in Lisbon."
+    ingest(gql, name, {"externalId": "hq", "text": v1})
+    wait_until_graphed(stack, name, 1)
+    ingest(
+        gql, name, {"externalId": "hq", "text": "Northwind Analytics is headquartered in Berlin."}
+    )
+    wait_until_graphed(stack, name, 1)
+    facts = cypher(
+        stack,
+        "MATCH (:Entity {collection_id: $c})-[r:RELATED]->(o:Entity)"
+        " RETURN o.name AS place, r.invalidated_at IS NOT NULL AS closed,"
+        " r.recorded_at IS NOT NULL AS recorded ORDER BY place",
+        c=cid,
+    )
+    assert facts == [
+        {"place": "Berlin", "closed": False, "recorded": True},
+        {"place": "Lisbon", "closed": True, "recorded": True},
+    ]
+
+
+def test_delete_leaves_no_orphans_in_the_graph(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    cid = collection_id(gql, name)
+    ingest(gql, name, {"externalId": "base", "text": "Grace Hopper worked at Harvard."})
+    wait_until_graphed(stack, name, 1)
+    before = snapshot(stack, cid)
+    ingest(gql, name, {"externalId": "extra", "text": STORY})
+    wait_until_graphed(stack, name, 2)
+    assert len(snapshot(stack, cid)["nodes"]) > len(before["nodes"])
+    gql.data(
+        'mutation($c: String!) { deleteDocument(collection: $c, externalId: "extra") { deleted } }',
+        c=name,
+    )
+    eventually(lambda: snapshot(stack, cid) == before)
+    assert rows(
+        stack,
+        "SELECT count(*) FROM entities e JOIN collections c ON c.id ="
+        " e.collection_id WHERE c.name = %s",
+        name,
+    ) == [(2,)]
+    assert rows(stack, "SELECT count(*) FROM facts WHERE collection_id = %s", cid) == [(1,)]
+
+
+def test_rebuild_yields_the_same_graph(gql: GraphQLClient, stack: Stack, tenant_key: str) -> None:
+    name = new_collection(gql)
+    cid = collection_id(gql, name)
+    ingest(
+        gql,
+        name,
+        {"externalId": "ibm", "text": STORY},
+        {"externalId": "hopper", "text": "Grace Hopper worked at Harvard in 1944."},
+    )
+    wait_until_graphed(stack, name, 2)
+    before = snapshot(stack, cid)
+    tenant = rows(
+        stack,
+        "SELECT t.name FROM tenants t JOIN collections c ON c.tenant_id = t.id WHERE c.id = %s",
+        cid,
+    )[0][0]
+    command = [
+        str(Path(sys.executable).parent / "trellis"),
+        "graph",
+        "rebuild",
+        "--collection",
+        name,
+        "--tenant",
+        tenant,
+    ]
+    result = subprocess.run(
+        command,
+        env={**os.environ, **stack.env()},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "rebuilt the graph of 2 document(s)"
+    assert snapshot(stack, cid) == before
+
+
+def test_uncovered_language_is_graphed_with_a_note(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    ingest(gql, name, {"externalId": "he", "text": "מאיה רוזן היא מנהלת משאבי האנוש."})
+    wait_until_graphed(stack, name, 1)
+    notes = rows(
+        stack,
+        "SELECT graph_notes FROM documents d JOIN collections c ON"
+        " c.id = d.collection_id WHERE c.name = %s",
+        name,
+    )
+    assert notes == [(["language not covered by the NER model"],)]
