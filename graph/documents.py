@@ -14,6 +14,7 @@ async def upsert_documents(graph: GraphStore, rows: list[dict[str, Any]]) -> Non
         " MERGE (d:Document {id: row.document_id})"
         " SET d.tenant_id = row.tenant_id, d.collection_id = row.collection_id,"
         " d.external_id = row.external_id, d.title = row.title, d.source_type = row.source_type"
+        " FOREACH (_ IN CASE WHEN row.source_type = 'RECORD' THEN [1] ELSE [] END | SET d:Record)"
         " WITH d, row MATCH (c:Collection {id: row.collection_id})"
         " MERGE (d)-[:IN_COLLECTION]->(c)",
         rows=rows,

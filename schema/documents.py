@@ -231,6 +231,18 @@ class IngestJob:
     def done(self) -> bool:
         return self.summary.finished_at is not None
 
+    @strawberry.field(description="Documents of this job whose current version is graphed.")
+    def graphed(self) -> int:
+        return self.summary.graphed
+
+    @strawberry.field
+    def entities(self) -> int:
+        return self.summary.entities
+
+    @strawberry.field(description="Current (not invalidated) facts from this job's documents.")
+    def facts(self) -> int:
+        return self.summary.facts
+
     @strawberry.field
     def created_at(self) -> datetime:
         return self.summary.created_at
@@ -255,7 +267,12 @@ class IngestProgress:
     unchanged: int
     failed: int
     chunks: int
-    final: bool
+    graphed: int
+    entities: int
+    facts: int
+    final: bool = strawberry.field(
+        description="Indexing is done and every indexed document is in the graph."
+    )
 
     @classmethod
     def of(cls, summary: JobSummary) -> IngestProgress:
@@ -267,7 +284,11 @@ class IngestProgress:
             unchanged=summary.unchanged,
             failed=summary.failed,
             chunks=summary.chunks,
-            final=summary.finished_at is not None,
+            graphed=summary.graphed,
+            entities=summary.entities,
+            facts=summary.facts,
+            final=summary.finished_at is not None
+            and summary.graphed >= summary.indexed + summary.unchanged,
         )
 
 

@@ -57,6 +57,9 @@ class JobSummary:
     chunks: int
     created_at: datetime
     finished_at: datetime | None
+    graphed: int  # the job's documents whose current version is in the graph
+    entities: int
+    facts: int  # current facts (not invalidated) from the job's documents
 
 
 async def create(conn: Conn, tenant_id: UUID, collection_id: UUID, items: list[NewItem]) -> UUID:
@@ -137,15 +140,23 @@ async def close_finished(conn: Conn, job_ids: list[UUID]) -> None:
 async def summary(conn: Conn, tenant_id: UUID, job_id: UUID) -> JobSummary | None:
     async with conn.cursor(row_factory=class_row(JobSummary)) as cursor:
         await cursor.execute(
-            "SELECT j.id, j.collection_id, j.total,"
+            "WITH docs AS (SELECT DISTINCT document_id FROM ingest_items"
+            " WHERE job_id = %s AND document_id IS NOT NULL)"
+            " SELECT j.id, j.collection_id, j.total,"
             " count(*) FILTER (WHERE i.status = 'PENDING') AS pending,"
             " count(*) FILTER (WHERE i.status = 'INDEXED') AS indexed,"
             " count(*) FILTER (WHERE i.status = 'UNCHANGED') AS unchanged,"
             " count(*) FILTER (WHERE i.status = 'FAILED') AS failed,"
-            " coalesce(sum(i.chunk_count), 0) AS chunks, j.created_at, j.finished_at"
+            " coalesce(sum(i.chunk_count), 0) AS chunks, j.created_at, j.finished_at,"
+            " (SELECT count(*) FROM documents d WHERE d.id IN (SELECT document_id FROM docs)"
+            "  AND d.graphed_version = d.version) AS graphed,"
+            " (SELECT count(DISTINCT m.entity_id) FROM mentions m"
+            "  WHERE m.document_id IN (SELECT document_id FROM docs)) AS entities,"
+            " (SELECT count(*) FROM facts f WHERE f.invalidated_at IS NULL"
+            "  AND f.document_id IN (SELECT document_id FROM docs)) AS facts"
             " FROM ingest_jobs j LEFT JOIN ingest_items i ON i.job_id = j.id"
             " WHERE j.tenant_id = %s AND j.id = %s GROUP BY j.id",
-            (tenant_id, job_id),
+            (job_id, tenant_id, job_id),
         )
         return await cursor.fetchone()
 

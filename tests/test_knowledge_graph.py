@@ -169,3 +169,11 @@ def test_uncovered_language_is_graphed_with_a_note(gql: GraphQLClient, stack: St
         name,
     )
     assert notes == [(["language not covered by the NER model"],)]
+
+
+def test_job_reports_entities_and_facts(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    job = ingest(gql, name, {"externalId": "ibm", "text": STORY})["job"]["id"]
+    wait_until_graphed(stack, name, 1)
+    found = gql.data('query($j: ID!) { job(id: $j) { graphed entities facts } }', j=job)["job"]
+    assert found["graphed"] == 1 and found["entities"] >= 4 and found["facts"] >= 3

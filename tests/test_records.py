@@ -137,3 +137,40 @@ def test_schema_rules(gql: GraphQLClient) -> None:
     assert "cannot be sensitive and searchable" in body["errors"][0]["message"]
     missing = gql.post(INGEST.replace("employee", "nobody"), c=name, r=[{"id": "1", "fields": {}}])
     assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+
+
+def test_records_reach_the_graph_without_sensitive_values(gql: GraphQLClient, stack: Stack) -> None:
+    from tests.graph_helpers import cypher, wait_until_graphed
+
+    name = new_collection(gql)
+    gql.data(SCHEMA, c=name)
+    gql.data(
+        INGEST,
+        c=name,
+        r=[
+            {
+                "id": "e9",
+                "fields": {
+                    "name": "Dana Levi",
+                    "role": "Head of incident response at Larkspur Systems in London",
+                    "salary": 181234.5,
+                    "ssn": SECRET,
+                },
+            }
+        ],
+    )
+    wait_until_graphed(stack, name, 1)
+    linked = cypher(
+        stack,
+        "MATCH (r:Record {external_id: 'e9'})<-[:PART_OF]-(:Chunk)"
+        "<-[:MENTIONED_IN]-(e:Entity) RETURN collect(e.name) AS names",
+    )
+    assert "Dana Levi" in linked[0]["names"]
+    everything = cypher(
+        stack,
+        "MATCH (n) OPTIONAL MATCH (n)-[r]-() RETURN"
+        " collect(DISTINCT properties(n)) AS nodes, collect(DISTINCT properties(r))"
+        " AS rels",
+    )
+    dumped = repr(everything)
+    assert SECRET not in dumped and "181234" not in dumped

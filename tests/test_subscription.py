@@ -96,7 +96,7 @@ def test_ingest_progress_streams_to_a_final_event(base_url: str, tenant_key: str
     job_id = job["ingestDocuments"]["job"]["id"]
     query = (
         "subscription($j: ID!) { ingestProgress(jobId: $j) { total done indexed failed"
-        " chunks final } }"
+        " chunks graphed entities facts final } }"
     )
     with _open(base_url, {"X-API-Key": tenant_key}) as ws:
         ws.recv(timeout=10)
@@ -122,6 +122,7 @@ def test_ingest_progress_streams_to_a_final_event(base_url: str, tenant_key: str
         "final": True,
     }
     assert events[-1]["chunks"] >= 120
+    assert events[-1]["graphed"] == 40
     assert all(not e["final"] for e in events[:-1])
     assert [e["done"] for e in events] == sorted(e["done"] for e in events)
 
