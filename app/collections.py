@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import unicodedata
 
 from app.embedders import Embedders
 from app.errors import ErrorCode, TrellisError
 from app.projection import GraphProjector
-from graph.collections import GraphCollection, find_collection
+from graph.collections import GraphCollection, find_collection, upsert_collections
 from graph.driver import GraphStore
 from ingest.minilm import MODEL_ID as LOCAL_MODEL
 from store import collections as rows
@@ -18,6 +19,7 @@ from store.pool import Pool
 from store.tenants import Tenant
 
 MAX_NAME_LENGTH = 200
+log = logging.getLogger(__name__)
 
 
 class Collections:
@@ -44,8 +46,17 @@ class Collections:
                     ErrorCode.ALREADY_EXISTS, f"a collection named {name!r} already exists"
                 ) from None
             await outbox.enqueue(conn, tenant.id, "collection.upsert", _graph_row(created))
-        await self._projector.drain_soon()
+        await self._project_now(created)
         return created
+
+    async def _project_now(self, created: Collection) -> None:
+        """Put the node in the graph at once when Neo4j answers; the outbox row stays the
+        guarantee either way."""
+        try:
+            await upsert_collections(self._graph, [_graph_row(created)])
+        except Exception:
+            log.warning("collection %s will reach the graph later", created.id, exc_info=True)
+        self._projector.wake()
 
     async def list(self, tenant: Tenant) -> list[Collection]:
         async with self._pool.connection() as conn:

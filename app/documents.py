@@ -100,7 +100,7 @@ class Documents:
                 "touched": touched,
             }
             await outbox.enqueue(conn, tenant.id, "document.delete", payload)
-        await self._projector.drain_soon()
+        self._projector.wake()
         return removed
 
     async def delete_collection(self, tenant: Tenant, name: str) -> None:
@@ -110,7 +110,7 @@ class Documents:
             await outbox.enqueue(
                 conn, tenant.id, "collection.delete", {"collection_id": str(target.id)}
             )
-        await self._projector.drain_soon()
+        self._projector.wake()
 
 
 def encode_cursor(row: DocumentRow) -> str:

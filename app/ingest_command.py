@@ -44,12 +44,23 @@ async def run_ingest(settings: Settings, request: IngestRequest) -> list[str]:
         job_ids = await _submit(services, tenant, request.collection, found)
         await _index_with_progress(services, tenant, job_ids, len(found.submissions))
         if request.graph:
-            await services.projector.drain_soon()
+            await _project(services)
         return [f"{where}: {why}" for where, why in found.problems] + await _failures(
             services, tenant, job_ids
         )
     finally:
         await services.close()
+
+
+async def _project(services: Services) -> None:
+    """Build the graph now; when Neo4j fails, the outbox keeps the work for a later sync."""
+    try:
+        await services.projector.drain()
+    except Exception as error:
+        print(
+            f"graph deferred ({type(error).__name__}); run `trellis graph sync` later",
+            file=sys.stderr,
+        )
 
 
 async def _tenant(services: Services, name: str) -> Tenant:

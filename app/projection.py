@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -27,6 +28,7 @@ class GraphProjector:
         self._pool = pool
         self._graph = graph
         self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
         self.documents = DocumentGraphs(graph, spacy_model)
         self._handlers: dict[str, Handler] = {
             "collection.upsert": lambda _, rows: upsert_collections(graph, rows),
@@ -35,12 +37,14 @@ class GraphProjector:
             "document.delete": self.documents.remove,
         }
 
-    async def drain_soon(self) -> None:
-        """Best effort now: Postgres already holds the change and the loop retries later."""
-        try:
-            await self.drain()
-        except Exception:
-            log.warning("graph projection deferred", exc_info=True)
+    def wake(self) -> None:
+        """Ask the projection loop to run now rather than at its next tick."""
+        self._wake.set()
+
+    async def wait_for_wake(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), seconds)
+        self._wake.clear()
 
     async def drain(self) -> int:
         """Apply pending outbox rows until none are left or Neo4j fails. Returns rows applied."""
@@ -85,10 +89,11 @@ class GraphProjector:
 
 
 async def run_projection_loop(projector: GraphProjector, interval_seconds: float = 5.0) -> None:
-    """Retry pending projections in the background, for changes Neo4j missed while down."""
+    """Apply the outbox in the background: when woken, and every few seconds for changes
+    Neo4j missed while it was down."""
     while True:
         try:
             await projector.drain()
         except Exception:
             log.warning("graph projection pass failed", exc_info=True)
-        await asyncio.sleep(interval_seconds)
+        await projector.wait_for_wake(interval_seconds)

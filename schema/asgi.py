@@ -53,7 +53,7 @@ def _lifespan(settings: Settings, endpoints: Endpoints | None):  # type: ignore[
         app.state.services = services
         tasks = [
             asyncio.create_task(run_projection_loop(services.projector)),
-            asyncio.create_task(services.worker.run_forever(services.projector.drain_soon)),
+            asyncio.create_task(services.worker.run_forever(services.projector.wake)),
         ]
         try:
             yield

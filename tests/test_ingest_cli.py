@@ -56,11 +56,11 @@ def test_folder_with_every_format(stack: Stack, tmp_path: Path, base_url: str) -
         name,
     )
     assert sorted((Path(e).name, t, s) for e, t, s in found) == [
-        ("a.md", "text/markdown", "INDEXED"),
-        ("b.txt", "text/plain", "INDEXED"),
-        ("c.html", "text/html", "INDEXED"),
-        ("d.pdf", "application/pdf", "INDEXED"),
-        ("j1", "text/plain", "INDEXED"),
+        ("a.md", "text/markdown", "GRAPHED"),
+        ("b.txt", "text/plain", "GRAPHED"),
+        ("c.html", "text/html", "GRAPHED"),
+        ("d.pdf", "application/pdf", "GRAPHED"),
+        ("j1", "text/plain", "GRAPHED"),
     ]
     pages = rows(stack, "SELECT pages FROM documents WHERE external_id LIKE %s", "%d.pdf")
     assert [p[0] for p in pages[0][0]] == [1, 2]

@@ -175,5 +175,5 @@ def test_job_reports_entities_and_facts(gql: GraphQLClient, stack: Stack) -> Non
     name = new_collection(gql)
     job = ingest(gql, name, {"externalId": "ibm", "text": STORY})["job"]["id"]
     wait_until_graphed(stack, name, 1)
-    found = gql.data('query($j: ID!) { job(id: $j) { graphed entities facts } }', j=job)["job"]
+    found = gql.data("query($j: ID!) { job(id: $j) { graphed entities facts } }", j=job)["job"]
     assert found["graphed"] == 1 and found["entities"] >= 4 and found["facts"] >= 3
