@@ -33,6 +33,7 @@ lint: setup
 bench: setup
 	$(BIN)/python -m bench.foundation
 	$(BIN)/python -m bench.ingestion
+	$(BIN)/python -m bench.graph
 
 services-down: setup
 	$(BIN)/trellis services down

@@ -12,9 +12,9 @@ import threading
 from typing import Any
 from uuid import UUID
 
-from graph.documents import upsert_documents
+from graph.documents import documents_statement
 from graph.driver import GraphStore
-from graph.knowledge import project_document, remove_document
+from graph.knowledge import drop_entities_statement, projection_statements, removal_statements
 from ingest import knowledge
 from ingest.extraction import ChunkGraph, Extractor
 from ingest.knowledge import DocumentGraph, MainChunk
@@ -33,32 +33,43 @@ class DocumentGraphs:
         self._lock = threading.Lock()
 
     async def upsert(self, conn: Conn, payloads: list[dict[str, Any]]) -> None:
-        await upsert_documents(self._graph, payloads)
         loaded = [
             found
             for p in payloads
             if (found := await rows.load_document(conn, UUID(p["document_id"])))
         ]
         graphs = await asyncio.to_thread(self._extract_all, loaded)
+        orphans: list[UUID] = []
         for (doc, _), graph in zip(loaded, graphs, strict=True):
-            await self.write_and_project(conn, doc, graph)
+            orphans += await rows.write(conn, doc, graph)
+        await self.project(conn, [doc for doc, _ in loaded], payloads, [str(o) for o in orphans])
 
-    async def write_and_project(self, conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> None:
-        orphans = await rows.write(conn, doc, graph)
-        await self.project(conn, doc)
-        await remove_document_entities(self._graph, orphans)
-
-    async def project(self, conn: Conn, doc: GraphDocument) -> None:
-        await project_document(self._graph, await rows.projection(conn, doc))
+    async def project(
+        self,
+        conn: Conn,
+        docs: list[GraphDocument],
+        payloads: list[dict[str, Any]],
+        orphans: list[str],
+    ) -> None:
+        """Write documents' graph rows to Neo4j in one transaction."""
+        projections = [await rows.projection(conn, doc) for doc in docs]
+        await self._graph.write_many(
+            [
+                documents_statement(payloads),
+                *projection_statements(projections),
+                drop_entities_statement(orphans),
+            ]
+        )
 
     async def remove(self, conn: Conn, payloads: list[dict[str, Any]]) -> None:
-        for p in payloads:
-            await remove_document(
-                self._graph, p["document_id"], p.get("orphans", []), p.get("touched", [])
-            )
-        await self._graph.write(
-            "UNWIND $ids AS id MATCH (d:Document {id: id}) DETACH DELETE d",
-            ids=[p["document_id"] for p in payloads],
+        await self._graph.write_many(
+            [
+                statement
+                for p in payloads
+                for statement in removal_statements(
+                    p["document_id"], p.get("orphans", []), p.get("touched", [])
+                )
+            ]
         )
 
     def _extract_all(
@@ -94,9 +105,3 @@ def _one(extractor: Extractor, doc: GraphDocument, chunks: list[MainChunk]) -> D
     except Exception as error:
         note = f"extraction failed: {type(error).__name__}: {error}"
         return knowledge.build(doc.body, chunks, [ChunkGraph(notes=[note]) for _ in chunks])
-
-
-async def remove_document_entities(graph: GraphStore, orphans: list[UUID]) -> None:
-    await graph.write(
-        "MATCH (e:Entity) WHERE e.id IN $ids DETACH DELETE e", ids=[str(i) for i in orphans]
-    )

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from uuid import UUID
-
 from app.collections import Collections
 from app.projection import GraphProjector
 from graph.collections import upsert_collections
-from graph.documents import upsert_documents
 from graph.driver import GraphStore
 from graph.knowledge import clear_collection
 from store import knowledge
-from store.pool import Conn, Pool
+from store.pool import Pool
 from store.tenants import Tenant
 
 
@@ -39,33 +36,18 @@ class GraphAdmin:
             )
             documents = await cursor.fetchall()
             for document_id, external_id, title, source_type in documents:
-                await self._project(
-                    conn,
-                    tenant,
-                    target.id,
-                    document_id,
-                    {"external_id": external_id, "title": title, "source_type": source_type},
-                )
+                payload = {
+                    "document_id": str(document_id),
+                    "tenant_id": str(tenant.id),
+                    "collection_id": str(target.id),
+                    "external_id": external_id,
+                    "title": title,
+                    "source_type": source_type,
+                }
+                loaded = await knowledge.load_document(conn, document_id)
+                if loaded is not None:
+                    await self._projector.documents.project(conn, [loaded[0]], [payload], [])
         return len(documents)
-
-    async def _project(
-        self,
-        conn: Conn,
-        tenant: Tenant,
-        collection_id: UUID,
-        document_id: UUID,
-        fields: dict[str, str],
-    ) -> None:
-        payload = {
-            "document_id": str(document_id),
-            "tenant_id": str(tenant.id),
-            "collection_id": str(collection_id),
-            **fields,
-        }
-        await upsert_documents(self._graph, [payload])
-        loaded = await knowledge.load_document(conn, document_id)
-        if loaded is not None:
-            await self._projector.documents.project(conn, loaded[0])
 
     async def sync(self) -> int:
         """Apply every pending outbox row now. Returns rows applied."""

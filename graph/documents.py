@@ -1,24 +1,29 @@
-"""Document nodes, hung from their collection. Entities and facts arrive with the graph issue."""
+"""Document nodes, hung from their collection (records also carry the Record label)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from graph.driver import GraphStore
+from graph.driver import GraphStore, Statement
 from graph.knowledge import clear_collection
+
+_DOCUMENTS = (
+    "UNWIND $rows AS row"
+    " MERGE (d:Document {id: row.document_id})"
+    " SET d.tenant_id = row.tenant_id, d.collection_id = row.collection_id,"
+    " d.external_id = row.external_id, d.title = row.title, d.source_type = row.source_type"
+    " FOREACH (_ IN CASE WHEN row.source_type = 'RECORD' THEN [1] ELSE [] END | SET d:Record)"
+    " WITH d, row MATCH (c:Collection {id: row.collection_id})"
+    " MERGE (d)-[:IN_COLLECTION]->(c)"
+)
+
+
+def documents_statement(rows: list[dict[str, Any]]) -> Statement:
+    return (_DOCUMENTS, {"rows": rows})
 
 
 async def upsert_documents(graph: GraphStore, rows: list[dict[str, Any]]) -> None:
-    await graph.write(
-        "UNWIND $rows AS row"
-        " MERGE (d:Document {id: row.document_id})"
-        " SET d.tenant_id = row.tenant_id, d.collection_id = row.collection_id,"
-        " d.external_id = row.external_id, d.title = row.title, d.source_type = row.source_type"
-        " FOREACH (_ IN CASE WHEN row.source_type = 'RECORD' THEN [1] ELSE [] END | SET d:Record)"
-        " WITH d, row MATCH (c:Collection {id: row.collection_id})"
-        " MERGE (d)-[:IN_COLLECTION]->(c)",
-        rows=rows,
-    )
+    await graph.write_many([documents_statement(rows)])
 
 
 async def delete_collections(graph: GraphStore, rows: list[dict[str, Any]]) -> None:

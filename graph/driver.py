@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, LiteralString
 
-from neo4j import AsyncDriver, AsyncGraphDatabase, RoutingControl
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+
+Statement = tuple[LiteralString, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,11 @@ class GraphStore:
     async def write(self, query: LiteralString, **params: Any) -> list[dict[str, Any]]:
         return await self._run(query, RoutingControl.WRITE, params)
 
+    async def write_many(self, statements: list[Statement]) -> None:
+        """Run write statements in one transaction: all apply, or none (and it is retried)."""
+        async with self.driver.session(database=self.database) as session:
+            await session.execute_write(_run_all, statements)
+
     async def close(self) -> None:
         await self.driver.close()
 
@@ -30,6 +37,12 @@ class GraphStore:
             query, parameters_=params, routing_=routing, database_=self.database
         )
         return [record.data() for record in records]
+
+
+async def _run_all(tx: AsyncManagedTransaction, statements: list[Statement]) -> None:
+    for query, params in statements:
+        result = await tx.run(query, params)
+        await result.consume()
 
 
 def open_graph(
