@@ -128,6 +128,12 @@ class Document:
     def updated_at(self) -> datetime:
         return self.row.updated_at
 
+    @strawberry.field(
+        description="What graph extraction had to say: languages it skips, caps it hit, errors."
+    )
+    def graph_notes(self) -> list[str]:
+        return list(self.row.graph_notes or [])
+
     @strawberry.field(description="The section map: headings and named units with ranges.")
     async def sections(self, info: Info) -> list[Section]:
         tenant = await info.context.tenant()
@@ -180,6 +186,9 @@ class DocumentOutcome:
     chunks: int
     code: str | None
     message: str | None
+    graph_notes: list[str] = strawberry.field(
+        description="Graph extraction notes: caps hit, languages skipped, errors."
+    )
 
     @classmethod
     def of(cls, row: ItemOutcome) -> DocumentOutcome:
@@ -192,6 +201,7 @@ class DocumentOutcome:
             chunks=row.chunk_count,
             code=row.error_code,
             message=row.error_message,
+            graph_notes=list(row.graph_notes or []),
         )
 
 

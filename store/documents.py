@@ -56,11 +56,12 @@ class DocumentRow:
     chunk_count: int
     created_at: datetime
     updated_at: datetime
+    graph_notes: list[str] | None
 
 
 DOCUMENT_COLUMNS = (
     "id, collection_id, external_id, source_type, title, content_type, metadata, status,"
-    " version, chunk_count, created_at, updated_at"
+    " version, chunk_count, created_at, updated_at, graph_notes"
 )
 
 

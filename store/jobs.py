@@ -43,6 +43,7 @@ class ItemOutcome:
     chunk_count: int
     error_code: str | None
     error_message: str | None
+    graph_notes: list[str] | None
 
 
 @dataclass(frozen=True)
@@ -164,9 +165,10 @@ async def summary(conn: Conn, tenant_id: UUID, job_id: UUID) -> JobSummary | Non
 async def outcomes(conn: Conn, tenant_id: UUID, job_id: UUID) -> list[ItemOutcome]:
     async with conn.cursor(row_factory=class_row(ItemOutcome)) as cursor:
         await cursor.execute(
-            "SELECT ordinal, external_id, status, document_id, chunk_count, error_code,"
-            " error_message FROM ingest_items WHERE tenant_id = %s AND job_id = %s"
-            " ORDER BY ordinal",
+            "SELECT i.ordinal, i.external_id, i.status, i.document_id, i.chunk_count,"
+            " i.error_code, i.error_message, d.graph_notes FROM ingest_items i"
+            " LEFT JOIN documents d ON d.id = i.document_id"
+            " WHERE i.tenant_id = %s AND i.job_id = %s ORDER BY i.ordinal",
             (tenant_id, job_id),
         )
         return await cursor.fetchall()

@@ -59,9 +59,21 @@ async def mark_done(conn: Conn, ids: list[int]) -> None:
 
 
 async def mark_failed(conn: Conn, ids: list[int], error: str) -> None:
+    """Count a failed attempt; rows that reach MAX_ATTEMPTS are parked, and the documents
+    they carry say so in their graph notes."""
     await conn.execute(
         "UPDATE graph_outbox SET attempts = attempts + 1, last_error = %s WHERE id = ANY(%s)",
         (error[:2000], ids),
+    )
+    await conn.execute(
+        "UPDATE documents d SET graph_notes = coalesce(d.graph_notes, '[]'::jsonb) || %s"
+        " FROM graph_outbox o WHERE o.id = ANY(%s) AND o.attempts >= %s"
+        " AND o.kind = 'document.upsert' AND d.id = (o.payload->>'document_id')::uuid",
+        (
+            Jsonb([f"graph projection failed after {MAX_ATTEMPTS} attempts: {error[:300]}"]),
+            ids,
+            MAX_ATTEMPTS,
+        ),
     )
 
 

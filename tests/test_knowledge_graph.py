@@ -169,6 +169,13 @@ def test_uncovered_language_is_graphed_with_a_note(gql: GraphQLClient, stack: St
         name,
     )
     assert notes == [(["language not covered by the NER model"],)]
+    listed = gql.data(
+        "query($c: String!) { documents(collection: $c) { edges { node { status graphNotes } } } }",
+        c=name,
+    )["documents"]["edges"]
+    assert listed == [
+        {"node": {"status": "GRAPHED", "graphNotes": ["language not covered by the NER model"]}}
+    ]
 
 
 def test_job_reports_entities_and_facts(gql: GraphQLClient, stack: Stack) -> None:
@@ -177,3 +184,32 @@ def test_job_reports_entities_and_facts(gql: GraphQLClient, stack: Stack) -> Non
     wait_until_graphed(stack, name, 1)
     found = gql.data("query($j: ID!) { job(id: $j) { graphed entities facts } }", j=job)["job"]
     assert found["graphed"] == 1 and found["entities"] >= 4 and found["facts"] >= 3
+
+
+def test_entity_flood_is_capped_and_reported_in_the_job(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    people = ", ".join(
+        f"{first} {last}"
+        for first in ("John", "Mary", "Ahmed", "Li", "Olga")
+        for last in (
+            "Smith",
+            "Brown",
+            "Garcia",
+            "Chen",
+            "Novak",
+            "Cohen",
+            "Sato",
+            "Kumar",
+            "Rossi",
+            "Dubois",
+            "Silva",
+            "Jensen",
+        )
+    )
+    job = ingest(gql, name, {"externalId": "flood", "text": f"The attendees were {people}."})
+    wait_until_graphed(stack, name, 1)
+    outcome = gql.data(
+        "query($j: ID!) { job(id: $j) { outcomes { status graphNotes } } }", j=job["job"]["id"]
+    )["job"]["outcomes"][0]
+    assert outcome["status"] == "INDEXED"
+    assert any("cap" in note for note in outcome["graphNotes"])
