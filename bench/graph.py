@@ -13,13 +13,11 @@ from typing import Any
 
 from app.services import Services, assemble
 from bench._timing import seconds
-from bench.ingestion import load
+from bench.ingestion import load, submit_corpus
 from graph.driver import GraphStore, Statement, open_graph
 from ingest.extraction import Extractor
-from ingest.submission import DocumentSubmission
 from store.migrations import migrate
 from store.pool import open_pool
-from store.tenants import ensure_tenant
 from tests._stack import local_stack
 
 
@@ -50,16 +48,8 @@ def ner_alone(passages: list[dict[str, str]], model: str) -> float:
 
 
 async def ingest_to_graphed(services: Services, passages: list[dict[str, str]]) -> float:
-    async with services.pool.connection() as conn:
-        tenant = await ensure_tenant(conn, "bench")
-    await services.collections.create(tenant, "2wiki")
-    submissions = [
-        DocumentSubmission(external_id=p["title"], title=p["title"], text=p["text"])
-        for p in passages
-    ]
     started = time.perf_counter()
-    for i in range(0, len(submissions), 1000):
-        await services.ingestion.submit_documents(tenant, "2wiki", submissions[i : i + 1000])
+    await submit_corpus(services, passages)
     await asyncio.gather(services.worker.drain(), _graph_until_done(services, len(passages)))
     return time.perf_counter() - started
 

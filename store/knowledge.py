@@ -138,45 +138,47 @@ async def _record_facts(
     )
     if await cursor.fetchone() is not None:
         return  # a replay: this version's facts keep their original system time
-    await copy_rows(
-        conn,
-        "facts",
+    await copy_rows(conn, "facts", _FACT_INSERT_COLUMNS, _fact_rows(doc, graph, ids))
+
+
+_FACT_INSERT_COLUMNS = (
+    "id",
+    "tenant_id",
+    "collection_id",
+    "document_id",
+    "document_version",
+    "chunk_id",
+    "subject_id",
+    "predicate",
+    "object_id",
+    "span_start",
+    "span_end",
+    "sentence",
+    "valid_from",
+    "valid_from_precision",
+)
+
+
+def _fact_rows(doc: GraphDocument, graph: DocumentGraph, ids: list[UUID]) -> list[tuple[Any, ...]]:
+    return [
         (
-            "id",
-            "tenant_id",
-            "collection_id",
-            "document_id",
-            "document_version",
-            "chunk_id",
-            "subject_id",
-            "predicate",
-            "object_id",
-            "span_start",
-            "span_end",
-            "sentence",
-            "valid_from",
-            "valid_from_precision",
-        ),
-        [
-            (
-                uuid.uuid4(),
-                doc.tenant_id,
-                doc.collection_id,
-                doc.id,
-                doc.version,
-                f.chunk_id,
-                ids[f.subject],
-                f.predicate,
-                ids[f.object],
-                f.span_start,
-                f.span_end,
-                f.sentence,
-                f.valid_from.iso if f.valid_from else None,
-                f.valid_from.precision if f.valid_from else None,
-            )
-            for f in graph.facts
-        ],
-    )
+            uuid.uuid4(),
+            doc.tenant_id,
+            doc.collection_id,
+            doc.id,
+            doc.version,
+            f.chunk_id,
+            ids[f.subject],
+            f.predicate,
+            ids[f.object],
+            f.span_start,
+            f.span_end,
+            f.sentence,
+            f.valid_from.iso if f.valid_from else None,
+            f.valid_from.precision if f.valid_from else None,
+        )
+        for f in graph.facts
+    ]
 
 
 @dataclass(frozen=True)

@@ -54,3 +54,23 @@ def snapshot(stack: Stack, collection_id: str) -> dict[str, Any]:
     )
     key = repr
     return {"nodes": sorted(key(n) for n in nodes), "rels": sorted(key(r) for r in rels)}
+
+
+def attendee_names(repeat: int = 1) -> str:
+    """60 x `repeat` people named in one sentence's list: an entity flood for cap tests."""
+    lasts = (
+        "Smith",
+        "Brown",
+        "Garcia",
+        "Chen",
+        "Novak",
+        "Cohen",
+        "Sato",
+        "Kumar",
+        "Rossi",
+        "Dubois",
+        "Silva",
+        "Jensen",
+    )
+    firsts = ("John", "Mary", "Ahmed", "Li", "Olga")
+    return ", ".join(f"{first} {last}" for first in firsts for last in lasts * repeat)

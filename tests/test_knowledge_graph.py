@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from tests._stack import Stack
-from tests.graph_helpers import cypher, eventually, snapshot, wait_until_graphed
+from tests.graph_helpers import (
+    attendee_names,
+    cypher,
+    eventually,
+    snapshot,
+    wait_until_graphed,
+)
 from tests.graphql_client import GraphQLClient
 from tests.test_ingestion import ingest, new_collection, rows
 
@@ -188,24 +194,7 @@ def test_job_reports_entities_and_facts(gql: GraphQLClient, stack: Stack) -> Non
 
 def test_entity_flood_is_capped_and_reported_in_the_job(gql: GraphQLClient, stack: Stack) -> None:
     name = new_collection(gql)
-    people = ", ".join(
-        f"{first} {last}"
-        for first in ("John", "Mary", "Ahmed", "Li", "Olga")
-        for last in (
-            "Smith",
-            "Brown",
-            "Garcia",
-            "Chen",
-            "Novak",
-            "Cohen",
-            "Sato",
-            "Kumar",
-            "Rossi",
-            "Dubois",
-            "Silva",
-            "Jensen",
-        )
-    )
+    people = attendee_names()
     job = ingest(gql, name, {"externalId": "flood", "text": f"The attendees were {people}."})
     wait_until_graphed(stack, name, 1)
     outcome = gql.data(
