@@ -202,3 +202,47 @@ def test_entity_flood_is_capped_and_reported_in_the_job(gql: GraphQLClient, stac
     )["job"]["outcomes"][0]
     assert outcome["status"] == "INDEXED"
     assert any("cap" in note for note in outcome["graphNotes"])
+
+
+def test_replaying_document_rows_changes_nothing(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    cid = collection_id(gql, name)
+    ingest(gql, name, {"externalId": "ibm", "text": STORY})
+    wait_until_graphed(stack, name, 1)
+    before = snapshot(stack, cid)
+    facts_before = rows(
+        stack, "SELECT id, recorded_at FROM facts WHERE collection_id = %s ORDER BY id", cid
+    )
+    replay = (
+        "INSERT INTO graph_outbox (tenant_id, kind, payload) SELECT tenant_id, kind,"
+        " payload FROM graph_outbox WHERE kind = 'document.upsert'"
+        " AND payload->>'collection_id' = %s"
+    )
+    for _ in range(2):
+        rows(stack, replay + " RETURNING id", cid)
+    pending = (
+        "SELECT count(*) FROM graph_outbox WHERE done_at IS NULL AND payload->>'collection_id' = %s"
+    )
+    eventually(lambda: rows(stack, pending, cid) == [(0,)])
+    assert snapshot(stack, cid) == before
+    assert (
+        rows(stack, "SELECT id, recorded_at FROM facts WHERE collection_id = %s ORDER BY id", cid)
+        == facts_before
+    )
+
+
+def test_entity_names_and_aliases_are_full_text_searchable(
+    gql: GraphQLClient, stack: Stack
+) -> None:
+    name = new_collection(gql)
+    cid = collection_id(gql, name)
+    ingest(gql, name, {"externalId": "ibm", "text": STORY})
+    wait_until_graphed(stack, name, 1)
+    found = cypher(
+        stack,
+        "CALL db.index.fulltext.queryNodes('entity_names', $q) YIELD node"
+        " WHERE node.collection_id = $c RETURN node.name AS name",
+        q="machines",
+        c=cid,
+    )
+    assert [f["name"] for f in found] == ["IBM"]
