@@ -82,57 +82,39 @@ class StoredRecord:
 
 @strawberry.type
 class Document:
-    row: strawberry.Private[DocumentRow]
-
-    @strawberry.field
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(str(self.row.id))
-
-    @strawberry.field
-    def external_id(self) -> str:
-        return self.row.external_id
-
-    @strawberry.field
-    def title(self) -> str:
-        return self.row.title
-
-    @strawberry.field
-    def content_type(self) -> str:
-        return self.row.content_type
-
-    @strawberry.field
-    def source_type(self) -> SourceType:
-        return SourceType(self.row.source_type)
-
-    @strawberry.field
-    def status(self) -> DocumentStatus:
-        return DocumentStatus(self.row.status)
-
-    @strawberry.field
-    def version(self) -> int:
-        return self.row.version
-
-    @strawberry.field
-    def chunk_count(self) -> int:
-        return self.row.chunk_count
-
-    @strawberry.field
-    def metadata(self) -> JSON:
-        return cast(JSON, self.row.metadata)
-
-    @strawberry.field
-    def created_at(self) -> datetime:
-        return self.row.created_at
-
-    @strawberry.field
-    def updated_at(self) -> datetime:
-        return self.row.updated_at
-
-    @strawberry.field(
+    id: strawberry.ID
+    external_id: str
+    title: str
+    content_type: str
+    source_type: SourceType
+    status: DocumentStatus
+    version: int
+    chunk_count: int
+    metadata: JSON
+    created_at: datetime
+    updated_at: datetime
+    graph_notes: list[str] = strawberry.field(
         description="What graph extraction had to say: languages it skips, caps it hit, errors."
     )
-    def graph_notes(self) -> list[str]:
-        return list(self.row.graph_notes or [])
+    row: strawberry.Private[DocumentRow]
+
+    @classmethod
+    def of(cls, row: DocumentRow) -> Document:
+        return cls(
+            id=strawberry.ID(str(row.id)),
+            external_id=row.external_id,
+            title=row.title,
+            content_type=row.content_type,
+            source_type=SourceType(row.source_type),
+            status=DocumentStatus(row.status),
+            version=row.version,
+            chunk_count=row.chunk_count,
+            metadata=cast(JSON, row.metadata),
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            graph_notes=list(row.graph_notes or []),
+            row=row,
+        )
 
     @strawberry.field(description="The section map: headings and named units with ranges.")
     async def sections(self, info: Info) -> list[Section]:
@@ -172,7 +154,7 @@ class DocumentConnection:
 
     @classmethod
     def of(cls, rows: list[DocumentRow], has_next: bool) -> DocumentConnection:
-        edges = [DocumentEdge(cursor=encode_cursor(r), node=Document(row=r)) for r in rows]
+        edges = [DocumentEdge(cursor=encode_cursor(r), node=Document.of(r)) for r in rows]
         end = edges[-1].cursor if edges else None
         return cls(edges=edges, page_info=PageInfo(has_next_page=has_next, end_cursor=end))
 
@@ -207,59 +189,43 @@ class DocumentOutcome:
 
 @strawberry.type
 class IngestJob:
+    id: strawberry.ID
+    total: int
+    pending: int
+    indexed: int
+    unchanged: int
+    failed: int
+    chunks: int
+    done: bool
+    created_at: datetime
+    finished_at: datetime | None
+    graphed: int = strawberry.field(
+        description="Documents of this job whose current version is graphed."
+    )
+    entities: int
+    facts: int = strawberry.field(
+        description="Current (not invalidated) facts from this job's documents."
+    )
     summary: strawberry.Private[JobSummary]
 
-    @strawberry.field
-    def id(self) -> strawberry.ID:
-        return strawberry.ID(str(self.summary.id))
-
-    @strawberry.field
-    def total(self) -> int:
-        return self.summary.total
-
-    @strawberry.field
-    def pending(self) -> int:
-        return self.summary.pending
-
-    @strawberry.field
-    def indexed(self) -> int:
-        return self.summary.indexed
-
-    @strawberry.field
-    def unchanged(self) -> int:
-        return self.summary.unchanged
-
-    @strawberry.field
-    def failed(self) -> int:
-        return self.summary.failed
-
-    @strawberry.field
-    def chunks(self) -> int:
-        return self.summary.chunks
-
-    @strawberry.field
-    def done(self) -> bool:
-        return self.summary.finished_at is not None
-
-    @strawberry.field(description="Documents of this job whose current version is graphed.")
-    def graphed(self) -> int:
-        return self.summary.graphed
-
-    @strawberry.field
-    def entities(self) -> int:
-        return self.summary.entities
-
-    @strawberry.field(description="Current (not invalidated) facts from this job's documents.")
-    def facts(self) -> int:
-        return self.summary.facts
-
-    @strawberry.field
-    def created_at(self) -> datetime:
-        return self.summary.created_at
-
-    @strawberry.field
-    def finished_at(self) -> datetime | None:
-        return self.summary.finished_at
+    @classmethod
+    def of(cls, s: JobSummary) -> IngestJob:
+        return cls(
+            id=strawberry.ID(str(s.id)),
+            total=s.total,
+            pending=s.pending,
+            indexed=s.indexed,
+            unchanged=s.unchanged,
+            failed=s.failed,
+            chunks=s.chunks,
+            done=s.finished_at is not None,
+            created_at=s.created_at,
+            finished_at=s.finished_at,
+            graphed=s.graphed,
+            entities=s.entities,
+            facts=s.facts,
+            summary=s,
+        )
 
     @strawberry.field(description="Each submitted item's outcome, in submission order.")
     async def outcomes(self, info: Info) -> list[DocumentOutcome]:

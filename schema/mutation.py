@@ -55,18 +55,8 @@ class Mutation:
         self, info: Info, collection: str, documents: list[DocumentInput], wait: bool = False
     ) -> IngestResult:
         tenant = await info.context.tenant()
-        submissions = [
-            DocumentSubmission(
-                external_id=d.external_id,
-                path=d.path,
-                title=d.title,
-                content_type=d.content_type,
-                text=d.text,
-                data=d.data,
-                metadata=d.metadata,
-            )
-            for d in documents
-        ]
+        # DocumentInput declares exactly the fields of DocumentSubmission.
+        submissions = [DocumentSubmission(**vars(d)) for d in documents]
         job_id = await info.context.services.ingestion.submit_documents(
             tenant, collection, submissions
         )
@@ -124,5 +114,5 @@ async def _result(info: Info, job_id: UUID, wait: bool) -> IngestResult:
     )
     outcomes = await ingestion.outcomes(tenant, job_id)
     return IngestResult(
-        job=IngestJob(summary=summary), outcomes=[DocumentOutcome.of(row) for row in outcomes]
+        job=IngestJob.of(summary), outcomes=[DocumentOutcome.of(row) for row in outcomes]
     )

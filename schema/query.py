@@ -55,12 +55,12 @@ class Query:
     @strawberry.field
     async def document(self, info: Info, id: strawberry.ID) -> Document:
         tenant = await info.context.tenant()
-        return Document(row=await info.context.services.documents.get(tenant, str(id)))
+        return Document.of(await info.context.services.documents.get(tenant, str(id)))
 
     @strawberry.field
     async def job(self, info: Info, id: strawberry.ID) -> IngestJob:
         tenant = await info.context.tenant()
-        return IngestJob(summary=await info.context.services.ingestion.job(tenant, job_uuid(id)))
+        return IngestJob.of(await info.context.services.ingestion.job(tenant, job_uuid(id)))
 
     @strawberry.field
     async def vocabulary_rules(self, info: Info, collection: str) -> list[VocabularyRule]:
