@@ -18,6 +18,7 @@ _ARTICLE = re.compile(r"^(the|a|an)\s+")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
 _DECLARED_ALIAS = re.compile(r"^\s*\(\s*([^()]{1,60}?)\s*\)")
+_MARKUP = re.compile(r"^[#>*\-•\s]+")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&.-]{1,11}$")
 
 
@@ -35,6 +36,11 @@ class ResolvedEntity:
     @property
     def aliases(self) -> list[str]:
         return sorted(n for n in self.names if n != self.name)
+
+
+def display_name(surface: str) -> str:
+    """The surface form without Markdown or list markers the NER span swept in."""
+    return _MARKUP.sub("", " ".join(surface.split())) or surface.strip()
 
 
 def normalise(name: str) -> str:
@@ -55,7 +61,7 @@ def resolve(text: str, mentions: list[Mention]) -> tuple[list[ResolvedEntity], l
         if ident not in entities:
             entities[ident] = len(resolved)
             resolved.append(ResolvedEntity(*ident))
-        resolved[entities[ident]].names[mention.text.strip()] += 1
+        resolved[entities[ident]].names[display_name(mention.text)] += 1
         owner.append(entities[ident])
     return resolved, owner
 

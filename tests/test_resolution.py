@@ -61,3 +61,10 @@ def test_incompatible_types_are_separate_entities() -> None:
     ]
     entities, owner = resolve(doc, mentions)
     assert owner == [0, 1] and {e.group for e in entities} == {"PERSON", "PLACE"}
+
+
+def test_display_names_drop_markup() -> None:
+    doc = "# Master Services Agreement\n\nThe Master Services Agreement applies."
+    mentions = [Mention("# Master Services Agreement", "LAW", "LAW", 0, 27, 0)]
+    entities, _ = resolve(doc, mentions)
+    assert entities[0].name == "Master Services Agreement"
