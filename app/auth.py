@@ -7,7 +7,7 @@ from store import tenants
 from store.pool import Pool
 from store.tenants import Tenant
 
-_HEADER = "x-api-key"
+API_KEY_HEADER = "x-api-key"
 _MAX_KEY_LENGTH = 200
 
 
@@ -25,10 +25,6 @@ async def authenticate(pool: Pool, api_key: str | None) -> Tenant:
     if tenant is None:
         raise unauthenticated("the API key is not valid")
     return tenant
-
-
-def key_from_headers(headers: dict[str, str]) -> str | None:
-    return headers.get(_HEADER)
 
 
 def key_from_connection_params(params: object) -> str | None:

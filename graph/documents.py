@@ -22,10 +22,6 @@ def documents_statement(rows: list[dict[str, Any]]) -> Statement:
     return (_DOCUMENTS, {"rows": rows})
 
 
-async def upsert_documents(graph: GraphStore, rows: list[dict[str, Any]]) -> None:
-    await graph.write_many([documents_statement(rows)])
-
-
 async def delete_collections(graph: GraphStore, rows: list[dict[str, Any]]) -> None:
     for row in rows:
         await clear_collection(graph, row["collection_id"])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 import spacy
 from spacy.language import Language
@@ -148,12 +147,3 @@ def _first_date(sentence: Span) -> DateValue | None:
         if ent.label_ == "DATE" and (value := parse_date(ent.text)) is not None:
             return value
     return None
-
-
-def describe(graph: ChunkGraph) -> dict[str, Any]:
-    return {
-        "mentions": len(graph.mentions),
-        "facts": len(graph.facts),
-        "pairs": len(graph.pairs),
-        "notes": graph.notes,
-    }

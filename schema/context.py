@@ -10,7 +10,7 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.types import Info as StrawberryInfo
 
-from app.auth import authenticate, key_from_connection_params
+from app.auth import API_KEY_HEADER, authenticate, key_from_connection_params
 from app.services import Services
 from store.tenants import Tenant
 
@@ -33,7 +33,7 @@ class Context:
     def api_key(self) -> str | None:
         if isinstance(self.request, WebSocket):
             return key_from_connection_params(self.connection_params)
-        return self.request.headers.get("x-api-key")
+        return self.request.headers.get(API_KEY_HEADER)
 
 
 Info = StrawberryInfo[Context, None]

@@ -75,11 +75,3 @@ async def mark_failed(conn: Conn, ids: list[int], error: str) -> None:
             MAX_ATTEMPTS,
         ),
     )
-
-
-async def pending_count(conn: Conn, tenant_id: UUID) -> int:
-    cursor = await conn.execute(
-        "SELECT count(*) FROM graph_outbox WHERE tenant_id = %s AND done_at IS NULL", (tenant_id,)
-    )
-    row = await cursor.fetchone()
-    return int(row[0]) if row else 0
