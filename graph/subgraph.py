@@ -1,0 +1,81 @@
+"""A bounded entity-chunk subgraph around seed entities, fetched hop by hop from Neo4j.
+
+Each step keeps at most `fanout` edges per node (strongest mentions first) and the whole
+subgraph at most `max_edges`, so a hub entity cannot pull in the whole collection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graph.driver import GraphStore
+
+_ENTITY_TO_CHUNKS = (
+    "UNWIND $ids AS id MATCH (e:Entity {id: id, tenant_id: $tenant})"
+    " CALL (e) { MATCH (e)-[m:MENTIONED_IN]->(c:Chunk) RETURN c, m"
+    " ORDER BY m.count DESC, c.id LIMIT $limit }"
+    " RETURN e.id AS entity, c.id AS chunk, m.count AS weight"
+)
+_CHUNK_TO_ENTITIES = (
+    "UNWIND $ids AS id MATCH (c:Chunk {id: id, tenant_id: $tenant})"
+    " CALL (c) { MATCH (c)<-[m:MENTIONED_IN]-(e:Entity) RETURN e, m"
+    " ORDER BY m.count DESC, e.id LIMIT $limit }"
+    " RETURN e.id AS entity, c.id AS chunk, m.count AS weight"
+)
+
+
+@dataclass
+class Subgraph:
+    """Weighted entity-chunk edges, and for each reached node the node it was reached from."""
+
+    edges: dict[tuple[str, str], float] = field(default_factory=dict)  # (entity, chunk)
+    parent: dict[str, str] = field(default_factory=dict)
+    chunks: set[str] = field(default_factory=set)
+    truncated: bool = False
+
+
+async def entity_chunk_subgraph(
+    graph: GraphStore, tenant_id: str, seeds: list[str], hops: int, fanout: int, max_edges: int
+) -> Subgraph:
+    """Seeds -> chunks mentioning them -> entities in those chunks -> ... for `hops` entity hops."""
+    sub = Subgraph()
+    entities, seen = list(dict.fromkeys(seeds)), set(seeds)
+    for _ in range(hops):
+        chunks = await _expand(graph, _ENTITY_TO_CHUNKS, tenant_id, entities, fanout, sub, True)
+        sub.chunks.update(chunks)
+        if len(sub.edges) >= max_edges or not chunks:
+            sub.truncated = sub.truncated or len(sub.edges) >= max_edges
+            break
+        found = await _expand(graph, _CHUNK_TO_ENTITIES, tenant_id, chunks, fanout, sub, False)
+        entities = [e for e in found if e not in seen]
+        seen.update(entities)
+    return sub
+
+
+async def _expand(
+    graph: GraphStore,
+    query: str,
+    tenant_id: str,
+    ids: list[str],
+    fanout: int,
+    sub: Subgraph,
+    from_entities: bool,
+) -> list[str]:
+    records = await graph.read(query, ids=ids, tenant=tenant_id, limit=fanout + 1)
+    per_source: dict[str, int] = {}
+    reached: list[str] = []
+    for record in records:
+        source, target = (
+            (record["entity"], record["chunk"])
+            if from_entities
+            else (record["chunk"], record["entity"])
+        )
+        per_source[source] = per_source.get(source, 0) + 1
+        if per_source[source] > fanout:
+            sub.truncated = True
+            continue
+        sub.edges[(record["entity"], record["chunk"])] = float(record["weight"])
+        if target not in sub.parent and target != source:
+            sub.parent[target] = source
+            reached.append(target)
+    return reached

@@ -1,0 +1,148 @@
+"""Personalized PageRank over a bounded entity-chunk subgraph fetched from Neo4j."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.ppr import personalized_pagerank, rank_chunks
+from graph.driver import open_graph
+from graph.subgraph import Subgraph, entity_chunk_subgraph
+from tests._stack import Stack
+from tests.graph_helpers import cypher, wait_until_graphed
+from tests.graphql_client import GraphQLClient
+from tests.test_ingestion import ingest, new_collection
+
+
+def test_scores_sum_to_one_and_favour_the_seed_side() -> None:
+    edges = {
+        ("alice", "c1"): 1.0,
+        ("bob", "c1"): 1.0,
+        ("bob", "c2"): 1.0,
+        ("carol", "c3"): 1.0,
+        ("dave", "c3"): 1.0,
+    }
+    nodes = sorted({n for e in edges for n in e})
+    scores = personalized_pagerank(nodes, edges, ["alice"])
+    assert sum(scores.values()) == pytest.approx(1.0)
+    assert scores["c1"] > scores["c2"] > scores["c3"] == 0.0
+
+
+def test_hub_seeds_get_less_restart_mass() -> None:
+    edges = {("hub", f"c{i}"): 1.0 for i in range(20)} | {("rare", "x"): 1.0}
+    nodes = sorted({n for e in edges for n in e})
+    scores = personalized_pagerank(nodes, edges, ["hub", "rare"])
+    assert scores["x"] > scores["c0"]
+
+
+def test_paths_lead_back_to_a_seed() -> None:
+    sub = Subgraph(
+        edges={("alice", "c1"): 1.0, ("bob", "c1"): 1.0, ("bob", "c2"): 1.0},
+        parent={"c1": "alice", "bob": "c1", "c2": "bob"},
+        chunks={"c1", "c2"},
+    )
+    ranked = rank_chunks(sub, ["alice"], first=5)
+    assert [r.chunk_id for r in ranked] == ["c1", "c2"]
+    assert ranked[1].path == ["alice", "c1", "bob", "c2"]
+
+
+@pytest.mark.integration
+def test_a_two_hop_chunk_ranks_above_an_unrelated_one(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    ingest(
+        gql,
+        name,
+        {"externalId": "a", "text": "Alice Smith founded Northwind Analytics with Bob Jones."},
+        {"externalId": "b", "text": "Bob Jones was born in Lisbon and studied in Porto."},
+        {"externalId": "c", "text": "Carol White painted landscapes in Vienna for Max Brandt."},
+    )
+    wait_until_graphed(stack, name, 3)
+    cid = gql.data("query($n: String!) { collection(name: $n) { id } }", n=name)["collection"]["id"]
+    alice = cypher(
+        stack,
+        "MATCH (e:Entity {collection_id: $c, name: 'Alice Smith'})"
+        " RETURN e.id AS id, e.tenant_id AS tenant",
+        c=cid,
+    )[0]
+
+    docs = _chunk_docs(stack, cid)
+
+    async def run() -> list[str]:
+        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        try:
+            sub = await entity_chunk_subgraph(
+                graph, alice["tenant"], [alice["id"]], hops=2, fanout=50, max_edges=1000
+            )
+        finally:
+            await graph.close()
+        return [docs[r.chunk_id] for r in rank_chunks(sub, [alice["id"]], 10)]
+
+    ranked = asyncio.run(run())
+    assert ranked[:2] == ["a", "b"]
+    assert "c" not in ranked
+
+
+def _chunk_docs(stack: Stack, collection_id: str) -> dict[str, str]:
+    found = cypher(
+        stack,
+        "MATCH (c:Chunk {collection_id: $c})-[:PART_OF]->(d:Document)"
+        " RETURN c.id AS chunk, d.external_id AS doc",
+        c=collection_id,
+    )
+    return {f["chunk"]: f["doc"] for f in found}
+
+
+@pytest.mark.integration
+def test_fanout_is_capped_and_says_so(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    ingest(
+        gql,
+        name,
+        *[
+            {"externalId": f"d{i}", "text": f"Bob Jones visited Lisbon on trip {i}."}
+            for i in range(5)
+        ],
+    )
+    wait_until_graphed(stack, name, 5)
+    cid = gql.data("query($n: String!) { collection(name: $n) { id } }", n=name)["collection"]["id"]
+    bob = cypher(
+        stack,
+        "MATCH (e:Entity {collection_id: $c, name: 'Bob Jones'})"
+        " RETURN e.id AS id, e.tenant_id AS tenant",
+        c=cid,
+    )[0]
+
+    async def run() -> Subgraph:
+        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        try:
+            return await entity_chunk_subgraph(
+                graph, bob["tenant"], [bob["id"]], hops=1, fanout=2, max_edges=1000
+            )
+        finally:
+            await graph.close()
+
+    sub = asyncio.run(run())
+    assert sub.truncated and len(sub.chunks) == 2
+
+
+@pytest.mark.integration
+def test_another_tenants_seed_reaches_nothing(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    ingest(gql, name, {"externalId": "a", "text": "Alice Smith met Bob Jones in Lisbon."})
+    wait_until_graphed(stack, name, 1)
+    cid = gql.data("query($n: String!) { collection(name: $n) { id } }", n=name)["collection"]["id"]
+    alice = cypher(
+        stack, "MATCH (e:Entity {collection_id: $c, name: 'Alice Smith'}) RETURN e.id AS id", c=cid
+    )[0]
+
+    async def run() -> Subgraph:
+        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        try:
+            return await entity_chunk_subgraph(
+                graph, "some-other-tenant", [alice["id"]], hops=2, fanout=10, max_edges=100
+            )
+        finally:
+            await graph.close()
+
+    assert asyncio.run(run()).edges == {}
