@@ -14,6 +14,7 @@ from app.collections import Collections
 from app.documents import Documents
 from app.embedders import Embedders
 from app.endpoints import Endpoints
+from app.entities import Entities
 from app.errors import BackendUnavailable
 from app.graph_admin import GraphAdmin
 from app.ingest_worker import IngestWorker
@@ -43,6 +44,7 @@ class Services:
     documents: Documents
     vocabulary: Vocabulary
     graph_admin: GraphAdmin
+    entities: Entities
 
     async def close(self) -> None:
         await self.graph.close()
@@ -91,6 +93,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         documents=Documents(pool, collections, projector),
         vocabulary=Vocabulary(pool, collections),
         graph_admin=GraphAdmin(pool, graph, collections, projector),
+        entities=Entities(graph, collections),
     )
 
 

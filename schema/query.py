@@ -13,6 +13,7 @@ from schema.documents import (
     IngestJob,
     VocabularyRule,
 )
+from schema.entities import Entity, EntityMatch
 from schema.ids import job_uuid
 from schema.types import BackendStatus, Collection, Health
 
@@ -67,3 +68,23 @@ class Query:
         tenant = await info.context.tenant()
         rules = await info.context.services.vocabulary.rules(tenant, collection)
         return [VocabularyRule.of(rule) for rule in rules]
+
+    @strawberry.field(description="One entity by id; NOT_FOUND when the caller has none.")
+    async def entity(self, info: Info, id: strawberry.ID) -> Entity:
+        tenant = await info.context.tenant()
+        return Entity.of(await info.context.services.entities.get(tenant, str(id)))
+
+    @strawberry.field(description="Entities whose name or alias matches, fuzzily, best first.")
+    async def entities(
+        self,
+        info: Info,
+        collection: str,
+        query: str,
+        types: list[str] | None = None,
+        first: int = 10,
+    ) -> list[EntityMatch]:
+        tenant = await info.context.tenant()
+        rows = await info.context.services.entities.search(
+            tenant, collection, query, types or [], first
+        )
+        return [EntityMatch(entity=Entity.of(row), score=float(row["score"])) for row in rows]

@@ -1,0 +1,70 @@
+"""Entity lookups: by id, by fuzzy name or alias (full-text index), and strongest neighbours."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from graph.driver import GraphStore
+
+_TERM = re.compile(r"\w+")
+_ENTITY_FIELDS = (
+    "e.id AS id, e.name AS name, e.type AS type, e.aliases AS aliases,"
+    " e.mention_count AS mention_count, e.collection_id AS collection_id"
+)
+
+
+async def get_entity(graph: GraphStore, tenant_id: str, entity_id: str) -> dict[str, Any] | None:
+    found = await graph.read(
+        "MATCH (e:Entity {id: $id, tenant_id: $tenant}) RETURN " + _ENTITY_FIELDS,
+        id=entity_id,
+        tenant=tenant_id,
+    )
+    return found[0] if found else None
+
+
+async def search_entities(
+    graph: GraphStore,
+    tenant_id: str,
+    collection_id: str,
+    query: str,
+    types: list[str],
+    first: int,
+) -> list[dict[str, Any]]:
+    """Best matches first. Each query word matches exactly, as a prefix, or within one edit."""
+    lucene = lucene_query(query)
+    if not lucene:
+        return []
+    return await graph.read(
+        "CALL db.index.fulltext.queryNodes('entity_names', $q) YIELD node AS e, score"
+        " WHERE e.tenant_id = $tenant AND e.collection_id = $collection"
+        " AND (size($types) = 0 OR e.type IN $types)"
+        " RETURN " + _ENTITY_FIELDS + ", score ORDER BY score DESC, e.mention_count DESC"
+        " LIMIT $first",
+        q=lucene,
+        tenant=tenant_id,
+        collection=collection_id,
+        types=types,
+        first=first,
+    )
+
+
+async def neighbours(
+    graph: GraphStore, tenant_id: str, entity_id: str, first: int
+) -> list[dict[str, Any]]:
+    """Entities most strongly tied to this one: co-occurrence weight plus typed facts."""
+    return await graph.read(
+        "MATCH (s:Entity {id: $id, tenant_id: $tenant})-[r:CO_OCCURS|RELATED]-(e:Entity)"
+        " WHERE r.invalidated_at IS NULL"
+        " WITH e, sum(coalesce(r.weight, 1)) AS weight"
+        " RETURN " + _ENTITY_FIELDS + ", weight ORDER BY weight DESC, e.name LIMIT $first",
+        id=entity_id,
+        tenant=tenant_id,
+        first=first,
+    )
+
+
+def lucene_query(text: str) -> str:
+    """User words as Lucene terms: word characters only, so no query syntax gets through."""
+    words = _TERM.findall(text.lower())[:16]
+    return " ".join(f"({w} OR {w}* OR {w}~1)" for w in words)
