@@ -11,6 +11,7 @@ from uuid import UUID
 
 from app.collections import Collections
 from app.errors import ErrorCode, TrellisError
+from app.ids import uuid_or_not_found
 from app.projection import GraphProjector
 from ingest.records import masked
 from store import collections as collection_rows
@@ -59,7 +60,7 @@ class Documents:
 
     async def get(self, tenant: Tenant, document_id: str) -> DocumentRow:
         async with self._pool.connection() as conn:
-            row = await documents.by_id(conn, tenant.id, _uuid(document_id))
+            row = await documents.by_id(conn, tenant.id, uuid_or_not_found(document_id, "document"))
         if row is None:
             raise TrellisError(ErrorCode.NOT_FOUND, f"no document {document_id}")
         return row
@@ -126,10 +127,3 @@ def decode_cursor(cursor: str | None) -> tuple[datetime, UUID] | None:
         return datetime.fromisoformat(created), UUID(document_id)
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise TrellisError(ErrorCode.BAD_INPUT, "after is not a cursor this API gave") from None
-
-
-def _uuid(value: str) -> UUID:
-    try:
-        return UUID(value)
-    except ValueError:
-        raise TrellisError(ErrorCode.NOT_FOUND, f"no document {value}") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.collections import Collections
 from app.projection import GraphProjector
 from graph.collections import upsert_collections
+from graph.documents import document_row
 from graph.driver import GraphStore
 from graph.knowledge import clear_collection
 from store import knowledge
@@ -36,14 +37,9 @@ class GraphAdmin:
             )
             documents = await cursor.fetchall()
             for document_id, external_id, title, source_type in documents:
-                payload = {
-                    "document_id": str(document_id),
-                    "tenant_id": str(tenant.id),
-                    "collection_id": str(target.id),
-                    "external_id": external_id,
-                    "title": title,
-                    "source_type": source_type,
-                }
+                payload = document_row(
+                    document_id, tenant.id, target.id, external_id, title, source_type
+                )
                 loaded = await knowledge.load_document(conn, document_id)
                 if loaded is not None:
                     await self._projector.documents.project(conn, [loaded[0]], [payload], [])

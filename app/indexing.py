@@ -12,6 +12,7 @@ from typing import Any
 
 from app.embedders import Embedders
 from app.errors import TrellisError
+from graph.documents import document_row
 from ingest.failures import IngestFailure
 from ingest.parsing import ParsedText, parse, parse_text
 from ingest.pipeline import content_hash, embed_all, prepare
@@ -46,14 +47,14 @@ class IndexTask:
 
     def graph_payload(self, document_id: object) -> dict[str, Any]:
         assert self.document is not None
-        return {
-            "document_id": str(document_id),
-            "tenant_id": str(self.key.tenant_id),
-            "collection_id": str(self.key.collection_id),
-            "external_id": self.key.external_id,
-            "title": self.document.prepared.title,
-            "source_type": self.document.source_type,
-        }
+        return document_row(
+            document_id,
+            self.key.tenant_id,
+            self.key.collection_id,
+            self.key.external_id,
+            self.document.prepared.title,
+            self.document.source_type,
+        )
 
     async def write_extras(self, conn: Conn, document_id: object) -> None:
         if self.is_record:

@@ -55,13 +55,11 @@ class IngestWorker:
                 on_batch(result)
         return total
 
-    async def run_forever(
-        self, after_batch: Callable[[], object], idle_seconds: float = 1.0
-    ) -> None:
+    async def run_forever(self, after_batch: Callable[[], None], idle_seconds: float = 1.0) -> None:
         while True:
             try:
                 if await self.drain():
-                    await _maybe_await(after_batch())
+                    after_batch()
             except Exception:
                 log.exception("ingest batch failed; retrying")
             self._wake.clear()
@@ -131,8 +129,3 @@ class IngestWorker:
         await task.write_extras(conn, document_id)
         graph_rows.append((task.key.tenant_id, task.graph_payload(document_id)))
         return jobs.Finished(item_id, "INDEXED", document_id, len(task.document.prepared.chunks))
-
-
-async def _maybe_await(value: object) -> None:
-    if asyncio.iscoroutine(value):
-        await value

@@ -17,7 +17,7 @@ from app.services import Services, assemble
 from app.settings import PROJECT_ROOT
 from bench._timing import seconds
 from graph.driver import open_graph
-from ingest.analyzer import _word_term, analyze
+from ingest.analyzer import analyze, clear_cache
 from ingest.minilm import MiniLM
 from ingest.parsing import parse_text
 from ingest.pipeline import prepare
@@ -52,7 +52,7 @@ def embedder_alone(passages: list[dict[str, str]]) -> dict[str, float]:
 
 
 def analyzer_alone(passages: list[dict[str, str]]) -> dict[str, float]:
-    _word_term.cache_clear()  # measure from cold, as a fresh process would
+    clear_cache()  # measure from cold, as a fresh process would
     terms = 0
 
     def run() -> None:

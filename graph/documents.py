@@ -18,6 +18,25 @@ _DOCUMENTS = (
 )
 
 
+def document_row(
+    document_id: object,
+    tenant_id: object,
+    collection_id: object,
+    external_id: str,
+    title: str,
+    source_type: str,
+) -> dict[str, str]:
+    """The parameters of one Document node, as outbox payloads and rebuilds carry them."""
+    return {
+        "document_id": str(document_id),
+        "tenant_id": str(tenant_id),
+        "collection_id": str(collection_id),
+        "external_id": external_id,
+        "title": title,
+        "source_type": source_type,
+    }
+
+
 def documents_statement(rows: list[dict[str, Any]]) -> Statement:
     return (_DOCUMENTS, {"rows": rows})
 

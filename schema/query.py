@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from app.health import check_backends
+from app.ids import uuid_or_not_found
 from schema.context import Info
 from schema.documents import (
     Document,
@@ -14,7 +15,6 @@ from schema.documents import (
     VocabularyRule,
 )
 from schema.entities import Entity, EntityMatch
-from schema.ids import job_uuid
 from schema.types import BackendStatus, Collection, Health
 
 
@@ -61,7 +61,9 @@ class Query:
     @strawberry.field
     async def job(self, info: Info, id: strawberry.ID) -> IngestJob:
         tenant = await info.context.tenant()
-        return IngestJob.of(await info.context.services.ingestion.job(tenant, job_uuid(id)))
+        return IngestJob.of(
+            await info.context.services.ingestion.job(tenant, uuid_or_not_found(id, "job"))
+        )
 
     @strawberry.field
     async def vocabulary_rules(self, info: Info, collection: str) -> list[VocabularyRule]:

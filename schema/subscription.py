@@ -8,9 +8,9 @@ from collections.abc import AsyncGenerator
 import strawberry
 
 from app.errors import ErrorCode, TrellisError
+from app.ids import uuid_or_not_found
 from schema.context import Info
 from schema.documents import IngestProgress
-from schema.ids import job_uuid
 
 MAX_TICKS = 1000
 POLL_SECONDS = 0.2
@@ -37,7 +37,7 @@ class Subscription:
     ) -> AsyncGenerator[IngestProgress, None]:
         tenant = await info.context.tenant()
         ingestion = info.context.services.ingestion
-        job = job_uuid(job_id)
+        job = uuid_or_not_found(job_id, "job")
         last = None
         while True:
             summary = await ingestion.job(tenant, job)

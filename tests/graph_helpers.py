@@ -9,7 +9,7 @@ from typing import Any, LiteralString
 
 from graph.driver import open_graph
 from tests._stack import Stack
-from tests.test_ingestion import rows
+from tests.helpers import rows
 
 
 def cypher(stack: Stack, query: LiteralString, **params: Any) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from store import bm25
 from store.pool import open_pool
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import ingest, new_collection, rows
+from tests.helpers import ingest, new_collection, rows
 
 pytestmark = pytest.mark.integration
 

@@ -10,6 +10,7 @@ from graph.collections import find_collection
 from graph.driver import open_graph
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
+from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
 
@@ -67,11 +68,4 @@ def test_unknown_collection_is_not_found(gql: GraphQLClient) -> None:
 
 
 def _tenant_of(stack: Stack, collection_id: str) -> str:
-    import psycopg
-
-    with psycopg.connect(stack.endpoints.postgres_url) as conn:
-        row = conn.execute(
-            "SELECT tenant_id FROM collections WHERE id = %s", (collection_id,)
-        ).fetchone()
-    assert row is not None
-    return str(row[0])
+    return str(rows(stack, "SELECT tenant_id FROM collections WHERE id = %s", collection_id)[0][0])

@@ -7,7 +7,7 @@ import pytest
 
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import CONTRACT, ingest, new_collection, rows
+from tests.helpers import CONTRACT, ingest, new_collection, rows
 
 pytestmark = pytest.mark.integration
 

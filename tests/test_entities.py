@@ -11,8 +11,8 @@ from graph.entities import lucene_query
 from tests._stack import Stack
 from tests.graph_helpers import wait_until_graphed
 from tests.graphql_client import GraphQLClient
+from tests.helpers import ingest, new_collection
 from tests.keys import make_key
-from tests.test_ingestion import ingest, new_collection
 
 pytestmark = pytest.mark.integration
 

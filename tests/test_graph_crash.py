@@ -16,7 +16,7 @@ import pytest
 from app.settings import PROJECT_ROOT
 from tests._stack import Stack, local_stack
 from tests.graph_helpers import cypher
-from tests.test_ingestion import rows
+from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
 

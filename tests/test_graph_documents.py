@@ -11,7 +11,7 @@ import pytest
 from graph.driver import open_graph
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import ingest, new_collection
+from tests.helpers import ingest, new_collection
 
 pytestmark = pytest.mark.integration
 

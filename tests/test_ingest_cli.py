@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests._stack import Stack
+from tests.helpers import rows
 from tests.pdf import make_pdf
-from tests.test_ingestion import rows
 
 pytestmark = pytest.mark.integration
 

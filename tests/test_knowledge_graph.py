@@ -18,7 +18,7 @@ from tests.graph_helpers import (
     wait_until_graphed,
 )
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import ingest, new_collection, rows
+from tests.helpers import ingest, new_collection, rows
 
 pytestmark = pytest.mark.integration
 

@@ -14,7 +14,7 @@ from ingest.openai_embeddings import EmbeddingProviderError, OpenAIEmbeddings
 from tests._stack import Stack, running_server
 from tests.fake_embeddings import DIMENSION, fake_embeddings_server, fake_vector, url_of
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import ingest, rows
+from tests.helpers import ingest, rows
 
 
 def test_vectors_come_back_in_order_normalised_and_batched() -> None:

@@ -12,7 +12,7 @@ from graph.subgraph import Subgraph, entity_chunk_subgraph
 from tests._stack import Stack
 from tests.graph_helpers import cypher, wait_until_graphed
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import ingest, new_collection
+from tests.helpers import ingest, new_collection
 
 
 def test_scores_sum_to_one_and_favour_the_seed_side() -> None:
@@ -67,20 +67,23 @@ def test_a_two_hop_chunk_ranks_above_an_unrelated_one(gql: GraphQLClient, stack:
     )[0]
 
     docs = _chunk_docs(stack, cid)
-
-    async def run() -> list[str]:
-        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
-        try:
-            sub = await entity_chunk_subgraph(
-                graph, alice["tenant"], [alice["id"]], hops=2, fanout=50, max_edges=1000
-            )
-        finally:
-            await graph.close()
-        return [docs[r.chunk_id] for r in rank_chunks(sub, [alice["id"]], 10)]
-
-    ranked = asyncio.run(run())
+    sub = subgraph(stack, alice["tenant"], [alice["id"]], hops=2, fanout=50, max_edges=1000)
+    ranked = [docs[r.chunk_id] for r in rank_chunks(sub, [alice["id"]], 10)]
     assert ranked[:2] == ["a", "b"]
     assert "c" not in ranked
+
+
+def subgraph(
+    stack: Stack, tenant: str, seeds: list[str], hops: int, fanout: int, max_edges: int
+) -> Subgraph:
+    async def fetch() -> Subgraph:
+        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        try:
+            return await entity_chunk_subgraph(graph, tenant, seeds, hops, fanout, max_edges)
+        finally:
+            await graph.close()
+
+    return asyncio.run(fetch())
 
 
 def _chunk_docs(stack: Stack, collection_id: str) -> dict[str, str]:
@@ -113,16 +116,7 @@ def test_fanout_is_capped_and_says_so(gql: GraphQLClient, stack: Stack) -> None:
         c=cid,
     )[0]
 
-    async def run() -> Subgraph:
-        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
-        try:
-            return await entity_chunk_subgraph(
-                graph, bob["tenant"], [bob["id"]], hops=1, fanout=2, max_edges=1000
-            )
-        finally:
-            await graph.close()
-
-    sub = asyncio.run(run())
+    sub = subgraph(stack, bob["tenant"], [bob["id"]], hops=1, fanout=2, max_edges=1000)
     assert sub.truncated and len(sub.chunks) == 2
 
 
@@ -136,13 +130,5 @@ def test_another_tenants_seed_reaches_nothing(gql: GraphQLClient, stack: Stack) 
         stack, "MATCH (e:Entity {collection_id: $c, name: 'Alice Smith'}) RETURN e.id AS id", c=cid
     )[0]
 
-    async def run() -> Subgraph:
-        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
-        try:
-            return await entity_chunk_subgraph(
-                graph, "some-other-tenant", [alice["id"]], hops=2, fanout=10, max_edges=100
-            )
-        finally:
-            await graph.close()
-
-    assert asyncio.run(run()).edges == {}
+    sub = subgraph(stack, "some-other-tenant", [alice["id"]], hops=2, fanout=10, max_edges=100)
+    assert sub.edges == {}

@@ -7,7 +7,7 @@ import pytest
 from ingest.analyzer import analyze
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import new_collection, rows
+from tests.helpers import new_collection, rows
 
 pytestmark = pytest.mark.integration
 

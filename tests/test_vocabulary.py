@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.graphql_client import GraphQLClient
-from tests.test_ingestion import new_collection
+from tests.helpers import new_collection
 
 pytestmark = pytest.mark.integration
 

@@ -1,0 +1,14 @@
+"""Ids that arrive as text: a malformed one is simply not found, like a missing one."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from app.errors import ErrorCode, TrellisError
+
+
+def uuid_or_not_found(value: str, noun: str) -> UUID:
+    try:
+        return UUID(value)
+    except ValueError:
+        raise TrellisError(ErrorCode.NOT_FOUND, f"no {noun} {value}") from None
