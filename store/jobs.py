@@ -130,6 +130,15 @@ async def finish_items(conn: Conn, finished: list[Finished]) -> None:
 
 
 async def close_finished(conn: Conn, job_ids: list[UUID]) -> None:
+    """Mark jobs with no pending items finished.
+
+    Two workers finishing the last items of one job each see the other's items still
+    pending, so the job rows are locked first: the second worker waits for the first to
+    commit, and its check (a new statement, a new snapshot) then sees every item.
+    """
+    await conn.execute(
+        "SELECT 1 FROM ingest_jobs WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (job_ids,)
+    )
     await conn.execute(
         "UPDATE ingest_jobs j SET finished_at = now() WHERE j.id = ANY(%s)"
         " AND j.finished_at IS NULL AND NOT EXISTS"

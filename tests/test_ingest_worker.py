@@ -1,0 +1,49 @@
+"""Several ingest workers on one job: every item indexed once, and the job closes."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+
+from app.ingest_worker import IngestWorker
+from app.services import Services, assemble
+from graph.driver import open_graph
+from ingest.submission import DocumentSubmission
+from store.pool import open_pool
+from store.tenants import ensure_tenant
+from tests._stack import Stack
+from tests.helpers import rows
+
+pytestmark = pytest.mark.integration
+
+
+def test_concurrent_workers_finish_the_job(stack: Stack, base_url: str) -> None:
+    job_id = asyncio.run(_run(stack))
+    assert rows(stack, "SELECT finished_at IS NOT NULL FROM ingest_jobs WHERE id = %s", job_id) == [
+        (True,)
+    ]
+    assert rows(
+        stack, "SELECT status, count(*) FROM ingest_items WHERE job_id = %s GROUP BY status", job_id
+    ) == [("INDEXED", 60)]
+
+
+async def _run(stack: Stack) -> uuid.UUID:
+    pool = await open_pool(stack.endpoints.postgres_url, 6, 30)
+    graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 30)
+    services: Services = assemble(stack.settings, pool, graph)
+    try:
+        async with pool.connection() as conn:
+            tenant = await ensure_tenant(conn, f"workers-{uuid.uuid4().hex[:6]}")
+        await services.collections.create(tenant, "busy")
+        docs = [
+            DocumentSubmission(external_id=f"d{i}", text=f"Document {i} about workers.")
+            for i in range(60)
+        ]
+        job_id = await services.ingestion.submit_documents(tenant, "busy", docs)
+        workers = [IngestWorker(pool, services.embedders, batch_size=3) for _ in range(3)]
+        await asyncio.gather(*(worker.drain() for worker in workers))
+        return job_id
+    finally:
+        await services.close()
