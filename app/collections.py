@@ -78,13 +78,15 @@ def validate_name(name: str) -> str:
     cleaned = unicodedata.normalize("NFC", name).strip()
     if not cleaned or len(cleaned) > MAX_NAME_LENGTH:
         raise TrellisError(
-            ErrorCode.BAD_INPUT,
+            ErrorCode.BAD_USER_INPUT,
             f"a collection name must be 1 to {MAX_NAME_LENGTH} characters",
             field="name",
         )
     if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
         raise TrellisError(
-            ErrorCode.BAD_INPUT, "a collection name cannot hold control characters", field="name"
+            ErrorCode.BAD_USER_INPUT,
+            "a collection name cannot hold control characters",
+            field="name",
         )
     return cleaned
 

@@ -14,7 +14,12 @@ from uuid import UUID
 
 from graph.documents import documents_statement
 from graph.driver import GraphStore
-from graph.knowledge import drop_entities_statement, projection_statements, removal_statements
+from graph.knowledge import (
+    drop_entities_statement,
+    facts_statement,
+    projection_statements,
+    removal_statements,
+)
 from ingest import knowledge
 from ingest.extraction import ChunkGraph, Extractor
 from ingest.knowledge import DocumentGraph, MainChunk
@@ -62,13 +67,18 @@ class DocumentGraphs:
         )
 
     async def remove(self, conn: Conn, payloads: list[dict[str, Any]]) -> None:
+        """Take documents out; facts whose valid time their removal reopened are rewritten."""
+        reopened = [UUID(f) for p in payloads for f in p.get("facts", [])]
         await self._graph.write_many(
             [
-                statement
-                for p in payloads
-                for statement in removal_statements(
-                    p["document_id"], p.get("orphans", []), p.get("touched", [])
-                )
+                *(
+                    statement
+                    for p in payloads
+                    for statement in removal_statements(
+                        p["document_id"], p.get("orphans", []), p.get("touched", [])
+                    )
+                ),
+                facts_statement(await rows.fact_rows(conn, [], reopened)),
             ]
         )
 

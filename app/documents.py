@@ -15,7 +15,7 @@ from app.ids import uuid_or_not_found
 from app.projection import GraphProjector
 from ingest.records import masked
 from store import collections as collection_rows
-from store import documents, knowledge, outbox
+from store import documents, functional, knowledge, outbox
 from store import records as record_rows
 from store.documents import DocumentKey, DocumentRow, SectionRow
 from store.index_writer import IndexWriter
@@ -48,9 +48,11 @@ class Documents:
         self, tenant: Tenant, collection: str, status: str | None, first: int, after: str | None
     ) -> DocumentPage:
         if not 1 <= first <= MAX_PAGE:
-            raise TrellisError(ErrorCode.BAD_INPUT, f"first must be 1 to {MAX_PAGE}")
+            raise TrellisError(ErrorCode.BAD_USER_INPUT, f"first must be 1 to {MAX_PAGE}")
         if status is not None and status not in STATUSES:
-            raise TrellisError(ErrorCode.BAD_INPUT, f"status must be one of {', '.join(STATUSES)}")
+            raise TrellisError(
+                ErrorCode.BAD_USER_INPUT, f"status must be one of {', '.join(STATUSES)}"
+            )
         target = await self._collections.get(tenant, collection)
         async with self._pool.connection() as conn:
             rows = await documents.page(
@@ -91,7 +93,9 @@ class Documents:
             writer = IndexWriter()
             removed = await writer.remove(conn, tenant.id, existing.id)
             await writer.flush(conn)
+            chains = await functional.chain_keys(conn, existing.id)
             await knowledge.delete_facts(conn, existing.id)
+            await functional.close_chains(conn, chains)
             await documents.delete_row(conn, existing.id)
             orphans = await knowledge.delete_orphans(conn, candidates)
             touched = await knowledge.entity_rows(conn, [c for c in candidates if c not in orphans])
@@ -99,6 +103,7 @@ class Documents:
                 "document_id": str(existing.id),
                 "orphans": [str(o) for o in orphans],
                 "touched": touched,
+                "facts": [str(f) for f in await functional.chain_fact_ids(conn, chains)],
             }
             await outbox.enqueue(conn, tenant.id, "document.delete", payload)
         self._projector.wake()
@@ -126,4 +131,6 @@ def decode_cursor(cursor: str | None) -> tuple[datetime, UUID] | None:
         created, document_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
         return datetime.fromisoformat(created), UUID(document_id)
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise TrellisError(ErrorCode.BAD_INPUT, "after is not a cursor this API gave") from None
+        raise TrellisError(
+            ErrorCode.BAD_USER_INPUT, "after is not a cursor this API gave"
+        ) from None

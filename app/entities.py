@@ -6,18 +6,19 @@ from typing import Any
 
 from app.collections import Collections
 from app.errors import ErrorCode, TrellisError
+from app.limits import check_range
 from graph import entities as lookups
 from graph.driver import GraphStore
 from store.tenants import Tenant
 
-MAX_FIRST = 100
 MAX_QUERY = 200
 
 
 class Entities:
-    def __init__(self, graph: GraphStore, collections: Collections) -> None:
+    def __init__(self, graph: GraphStore, collections: Collections, max_first: int) -> None:
         self._graph = graph
         self._collections = collections
+        self.max_first = max_first
 
     async def get(self, tenant: Tenant, entity_id: str) -> dict[str, Any]:
         """The entity; another tenant's is NOT_FOUND too, so nothing leaks."""
@@ -29,10 +30,12 @@ class Entities:
     async def search(
         self, tenant: Tenant, collection: str, query: str, types: list[str], first: int
     ) -> list[dict[str, Any]]:
-        check_first(first)
+        check_range("first", first, 1, self.max_first)
         if not query.strip() or len(query) > MAX_QUERY:
             raise TrellisError(
-                ErrorCode.BAD_INPUT, f"query must be 1 to {MAX_QUERY} characters", field="query"
+                ErrorCode.BAD_USER_INPUT,
+                f"query must be 1 to {MAX_QUERY} characters",
+                field="query",
             )
         target = await self._collections.get(tenant, collection)
         return await lookups.search_entities(
@@ -40,10 +43,5 @@ class Entities:
         )
 
     async def neighbours(self, tenant: Tenant, entity_id: str, first: int) -> list[dict[str, Any]]:
-        check_first(first)
+        check_range("first", first, 1, self.max_first)
         return await lookups.neighbours(self._graph, str(tenant.id), entity_id, first)
-
-
-def check_first(first: int) -> None:
-    if not 1 <= first <= MAX_FIRST:
-        raise TrellisError(ErrorCode.BAD_INPUT, f"first must be 1 to {MAX_FIRST}", field="first")

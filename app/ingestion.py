@@ -49,7 +49,7 @@ class Ingestion:
         try:
             check_schema(fields)
         except IngestFailure as failure:
-            raise TrellisError(ErrorCode.BAD_INPUT, failure.message) from None
+            raise TrellisError(ErrorCode.BAD_USER_INPUT, failure.message) from None
         async with self._pool.connection() as conn:
             return await record_rows.define_schema(
                 conn, tenant.id, target.id, name.strip(), [f.as_json() for f in fields]
@@ -147,7 +147,7 @@ def _unique(items: list[NewItem]) -> list[NewItem]:
         if item.status == "PENDING" and item.external_id in seen:
             item = _failed_item(
                 item.external_id,
-                IngestFailure("BAD_INPUT", "this id appears more than once in the batch"),
+                IngestFailure("BAD_USER_INPUT", "this id appears more than once in the batch"),
             )
         seen.add(item.external_id)
         result.append(item)
@@ -156,4 +156,6 @@ def _unique(items: list[NewItem]) -> list[NewItem]:
 
 def _check_batch_size(count: int) -> None:
     if not 1 <= count <= MAX_BATCH:
-        raise TrellisError(ErrorCode.BAD_INPUT, f"send between 1 and {MAX_BATCH} items at once")
+        raise TrellisError(
+            ErrorCode.BAD_USER_INPUT, f"send between 1 and {MAX_BATCH} items at once"
+        )

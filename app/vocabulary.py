@@ -25,7 +25,7 @@ class Vocabulary:
         target = await self._collections.get(tenant, collection)
         checked = [check_rule(index, rule) for index, rule in enumerate(rules)]
         if len(checked) > MAX_RULES:
-            raise TrellisError(ErrorCode.BAD_INPUT, f"at most {MAX_RULES} rules")
+            raise TrellisError(ErrorCode.BAD_USER_INPUT, f"at most {MAX_RULES} rules")
         async with self._pool.connection() as conn, conn.transaction():
             await vocabulary.replace(conn, tenant.id, target.id, checked)
             return await vocabulary.list_rules(conn, tenant.id, target.id)
@@ -49,4 +49,6 @@ def check_rule(index: int, rule: VocabularyRule) -> VocabularyRule:
 
 
 def _bad(index: int, message: str) -> TrellisError:
-    return TrellisError(ErrorCode.BAD_INPUT, f"rule {index}: {message}", field=f"rules[{index}]")
+    return TrellisError(
+        ErrorCode.BAD_USER_INPUT, f"rule {index}: {message}", field=f"rules[{index}]"
+    )

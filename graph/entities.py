@@ -68,3 +68,14 @@ def lucene_query(text: str) -> str:
     """User words as Lucene terms: word characters only, so no query syntax gets through."""
     words = _TERM.findall(text.lower())[:16]
     return " ".join(f"({w} OR {w}* OR {w}~1)" for w in words)
+
+
+async def entities_by_id(
+    graph: GraphStore, tenant_id: str, ids: list[str]
+) -> dict[str, dict[str, Any]]:
+    rows = await graph.read(
+        "MATCH (e:Entity) WHERE e.id IN $ids AND e.tenant_id = $tenant RETURN " + _ENTITY_FIELDS,
+        ids=ids,
+        tenant=tenant_id,
+    )
+    return {row["id"]: row for row in rows}

@@ -49,7 +49,8 @@ _FACTS = (
     " r.chunk_id = row.chunk_id, r.span_start = row.span_start, r.span_end = row.span_end,"
     " r.sentence = row.sentence, r.valid_from = row.valid_from,"
     " r.valid_from_precision = row.valid_from_precision, r.valid_to = row.valid_to,"
-    " r.recorded_at = row.recorded_at, r.invalidated_at = row.invalidated_at"
+    " r.recorded_at = row.recorded_at, r.invalidated_at = row.invalidated_at,"
+    " r.superseded_by = row.superseded_by"
 )
 _DROP_ENTITIES = "MATCH (e:Entity) WHERE e.id IN $ids DETACH DELETE e"
 
@@ -91,8 +92,12 @@ def projection_statements(projections: list[DocumentProjection]) -> list[Stateme
                 ]
             },
         ),
-        (_FACTS, {"rows": [f for p in projections for f in p.facts]}),
+        facts_statement([f for p in projections for f in p.facts]),
     ]
+
+
+def facts_statement(rows: list[dict[str, Any]]) -> Statement:
+    return (_FACTS, {"rows": rows})
 
 
 def drop_entities_statement(ids: list[str]) -> Statement:

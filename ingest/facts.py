@@ -56,7 +56,17 @@ def _objects(
                 yield Triple(agent, verb.lemma_.lower(), subject)
         elif child.dep_ == "prep":
             for target in _prep_objects(child, entity_of):
-                yield Triple(subject, f"{verb_word} {child.lower_}", target)
+                yield Triple(
+                    subject, f"{verb_word}{_object_noun(verb, entity_of)} {child.lower_}", target
+                )
+
+
+def _object_noun(verb: Token, entity_of: dict[int, int]) -> str:
+    """ "moved its headquarters to Y" keeps the noun: " headquarters" ("move headquarters to")."""
+    for child in verb.children:
+        if child.dep_ == "dobj" and child.i not in entity_of and child.pos_ == "NOUN":
+            return f" {child.lemma_.lower()}"
+    return ""
 
 
 def _apposition_triples(token: Token, entity_of: dict[int, int]) -> Iterator[Triple]:

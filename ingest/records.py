@@ -39,20 +39,24 @@ class FieldSpec:
 
 
 def check_schema(fields: list[FieldSpec]) -> None:
-    """Raises IngestFailure(BAD_INPUT) naming the first bad field."""
+    """Raises IngestFailure(BAD_USER_INPUT) naming the first bad field."""
     if not fields:
-        raise IngestFailure("BAD_INPUT", "a record schema needs at least one field")
+        raise IngestFailure("BAD_USER_INPUT", "a record schema needs at least one field")
     seen: set[str] = set()
     for spec in fields:
         if not _NAME.match(spec.name):
-            raise IngestFailure("BAD_INPUT", f"field name {spec.name!r} must match {_NAME.pattern}")
+            raise IngestFailure(
+                "BAD_USER_INPUT", f"field name {spec.name!r} must match {_NAME.pattern}"
+            )
         if spec.name in seen:
-            raise IngestFailure("BAD_INPUT", f"field {spec.name!r} is declared twice")
+            raise IngestFailure("BAD_USER_INPUT", f"field {spec.name!r} is declared twice")
         if spec.type not in FIELD_TYPES:
-            raise IngestFailure("BAD_INPUT", f"field {spec.name!r} has unknown type {spec.type!r}")
+            raise IngestFailure(
+                "BAD_USER_INPUT", f"field {spec.name!r} has unknown type {spec.type!r}"
+            )
         if spec.sensitive and spec.searchable:
             raise IngestFailure(
-                "BAD_INPUT", f"field {spec.name!r} cannot be sensitive and searchable"
+                "BAD_USER_INPUT", f"field {spec.name!r} cannot be sensitive and searchable"
             )
         seen.add(spec.name)
 

@@ -70,7 +70,7 @@ def _add_jsonl(file: Path, found: Collected) -> None:
                 if not isinstance(item, dict) or "id" not in item:
                     raise ValueError("each line needs a JSON object with an id")
             except ValueError as error:
-                found.problems.append((where, f"BAD_INPUT: {error}"))
+                found.problems.append((where, f"BAD_USER_INPUT: {error}"))
                 continue
             found.submissions.append(
                 DocumentSubmission(

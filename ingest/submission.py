@@ -50,9 +50,9 @@ class AcceptedDocument:
 def identity(submission: DocumentSubmission) -> str:
     value = (submission.external_id or submission.path or "").strip()
     if not value:
-        raise IngestFailure("BAD_INPUT", "each document needs an externalId or a path")
+        raise IngestFailure("BAD_USER_INPUT", "each document needs an externalId or a path")
     if len(value) > MAX_EXTERNAL_ID:
-        raise IngestFailure("BAD_INPUT", f"externalId/path is longer than {MAX_EXTERNAL_ID}")
+        raise IngestFailure("BAD_USER_INPUT", f"externalId/path is longer than {MAX_EXTERNAL_ID}")
     return value
 
 
@@ -62,7 +62,7 @@ def accept(submission: DocumentSubmission, max_bytes: int) -> AcceptedDocument:
     content_type = resolve_content_type(submission.content_type, submission.path)
     metadata = submission.metadata if submission.metadata is not None else {}
     if not isinstance(metadata, dict):
-        raise IngestFailure("BAD_INPUT", "metadata must be a JSON object")
+        raise IngestFailure("BAD_USER_INPUT", "metadata must be a JSON object")
     raw = _raw_bytes(submission, content_type)
     if len(raw) > max_bytes:
         raise IngestFailure(
@@ -93,7 +93,7 @@ def resolve_content_type(declared: str | None, path: str | None) -> str:
 
 def _raw_bytes(submission: DocumentSubmission, content_type: str) -> bytes:
     if (submission.text is None) == (submission.data is None):
-        raise IngestFailure("BAD_INPUT", "send exactly one of text or data")
+        raise IngestFailure("BAD_USER_INPUT", "send exactly one of text or data")
     if submission.text is not None:
         if content_type == parsing.PDF:
             raise IngestFailure("INVALID_ENCODING", "PDF content must be sent as base64 data")

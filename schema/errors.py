@@ -9,19 +9,24 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
-from graphql import GraphQLError
+from graphql import DocumentNode, GraphQLError
 from strawberry.extensions import SchemaExtension
 
 from app.backend_errors import as_backend_unavailable
 from app.errors import ErrorCode, TrellisError
+from schema._input_errors import argument_of, is_input_error
 
 log = logging.getLogger(__name__)
 
 
-def with_code(error: GraphQLError) -> GraphQLError:
+def with_code(error: GraphQLError, document: DocumentNode | None = None) -> GraphQLError:
     original = error.original_error
     if original is None and "code" in (error.extensions or {}):
         return error
+    if is_input_error(error):
+        field = argument_of(error, document)
+        details: dict[str, object] = {} if field is None else {"field": field}
+        return _coded(error, error.message, ErrorCode.BAD_USER_INPUT.value, details)
     if original is None:
         return _coded(error, error.message, "GRAPHQL_VALIDATION_FAILED", {})
     known = as_backend_unavailable(original)
@@ -53,14 +58,17 @@ class ErrorCodes(SchemaExtension):
 
     def on_operation(self) -> Iterator[None]:
         yield
-        _code_errors_of(self.execution_context.result)
+        _code_errors_of(self.execution_context.result, self._document())
 
     def on_stream_result(self, result: object) -> Iterator[None]:
-        _code_errors_of(result)
+        _code_errors_of(result, self._document())
         yield
 
+    def _document(self) -> DocumentNode | None:
+        return self.execution_context.graphql_document
 
-def _code_errors_of(result: object) -> None:
+
+def _code_errors_of(result: object, document: DocumentNode | None) -> None:
     errors = getattr(result, "errors", None)
     if errors:
-        result.errors = [with_code(error) for error in errors]  # type: ignore[attr-defined]
+        result.errors = [with_code(e, document) for e in errors]  # type: ignore[attr-defined]

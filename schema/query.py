@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
+from typing import Annotated
+
 import strawberry
 
 from app.health import check_backends
@@ -15,6 +18,7 @@ from schema.documents import (
     VocabularyRule,
 )
 from schema.entities import Entity, EntityMatch
+from schema.relationships import Neighborhood, Paths, Timeline, time_filter
 from schema.types import BackendStatus, Collection, Health
 
 
@@ -90,3 +94,62 @@ class Query:
             tenant, collection, query, types or [], first
         )
         return [EntityMatch(entity=Entity.of(row), score=float(row["score"])) for row in rows]
+
+    @strawberry.field(
+        description="Entities within `hops` of one entity and the evidenced edges among them."
+        " `asOf` keeps facts valid then; `knownAt` keeps what the system knew then (default:"
+        " now). `predicates` keeps only those facts (and drops co-occurrences)."
+    )
+    async def neighborhood(
+        self,
+        info: Info,
+        entity: strawberry.ID,
+        hops: int = 1,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        predicates: list[str] | None = None,
+        first: int = 25,
+    ) -> Neighborhood:
+        tenant = await info.context.tenant()
+        view = await info.context.services.relationships.neighborhood(
+            tenant, str(entity), hops, time_filter(as_of, known_at), predicates or [], first
+        )
+        return Neighborhood.of(view)
+
+    @strawberry.field(
+        description="Paths between two entities: shortest first, then by evidence weight."
+    )
+    async def paths(
+        self,
+        info: Info,
+        from_: Annotated[strawberry.ID, strawberry.argument(name="from")],
+        to: strawberry.ID,
+        max_hops: int = 4,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+        first: int = 10,
+    ) -> Paths:
+        tenant = await info.context.tenant()
+        view = await info.context.services.relationships.paths(
+            tenant, str(from_), str(to), max_hops, time_filter(as_of, known_at), first
+        )
+        return Paths.of(view)
+
+    @strawberry.field(
+        description="Facts about an entity ordered by validFrom (undated last), with the"
+        " invalidated and the replacing ones flagged. `from`/`to` bound validFrom."
+    )
+    async def timeline(
+        self,
+        info: Info,
+        entity: strawberry.ID,
+        from_: Annotated[date | None, strawberry.argument(name="from")] = None,
+        to: date | None = None,
+        known_at: datetime | None = None,
+        first: int = 100,
+    ) -> Timeline:
+        tenant = await info.context.tenant()
+        view = await info.context.services.relationships.timeline(
+            tenant, str(entity), from_, to, time_filter(None, known_at).known_at, first
+        )
+        return Timeline.of(view)

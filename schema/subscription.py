@@ -25,7 +25,8 @@ class Subscription:
         await info.context.tenant()
         if not 1 <= count <= MAX_TICKS or not 0 <= interval_ms <= 60_000:
             raise TrellisError(
-                ErrorCode.BAD_INPUT, f"count must be 1 to {MAX_TICKS} and intervalMs 0 to 60000"
+                ErrorCode.BAD_USER_INPUT,
+                f"count must be 1 to {MAX_TICKS} and intervalMs 0 to 60000",
             )
         for tick in range(1, count + 1):
             yield tick

@@ -11,6 +11,7 @@ from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
 from ingest.knowledge import DocumentGraph, MainChunk
+from store import functional
 from store._copy import copy_rows
 from store.pool import Conn
 
@@ -66,6 +67,7 @@ async def write(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UU
         [(doc.id, ids[a], ids[b], doc.tenant_id, w) for (a, b), w in graph.cooccurrences.items()],
     )
     await _record_facts(conn, doc, graph, ids)
+    await functional.close_chains(conn, await functional.chain_keys(conn, doc.id))
     await conn.execute(
         "UPDATE documents SET status = 'GRAPHED', graphed_version = %s, graph_notes = %s"
         " WHERE id = %s AND version = %s",
@@ -139,6 +141,14 @@ async def _record_facts(
     if await cursor.fetchone() is not None:
         return  # a replay: this version's facts keep their original system time
     await copy_rows(conn, "facts", _FACT_INSERT_COLUMNS, _fact_rows(doc, graph, ids))
+    await conn.execute(
+        "UPDATE facts old SET superseded_by = new.id FROM facts new"
+        " WHERE old.document_id = %s AND old.document_version < %s AND old.superseded_by IS NULL"
+        " AND new.document_id = old.document_id AND new.document_version = %s"
+        " AND new.subject_id = old.subject_id AND new.predicate = old.predicate"
+        " AND new.object_id = old.object_id",
+        (doc.id, doc.version, doc.version),
+    )
 
 
 _FACT_INSERT_COLUMNS = (
@@ -194,6 +204,9 @@ class DocumentProjection:
 
 
 async def projection(conn: Conn, doc: GraphDocument) -> DocumentProjection:
+    """The document's rows, plus the current facts of any functional chain its facts are in
+    (a new headquarters closes another document's fact, and Neo4j must hear of it)."""
+    chains = await functional.chain_keys(conn, doc.id)
     return DocumentProjection(
         document_id=str(doc.id),
         chunks=await _dicts(
@@ -215,14 +228,23 @@ async def projection(conn: Conn, doc: GraphDocument) -> DocumentProjection:
             " weight FROM cooccurrences WHERE document_id = %s",
             doc.id,
         ),
-        facts=await _dicts(conn, _FACT_COLUMNS + " WHERE document_id = %s", doc.id),
+        facts=await fact_rows(conn, [doc.id], await functional.chain_fact_ids(conn, chains)),
     )
+
+
+async def fact_rows(conn: Conn, documents: list[UUID], ids: list[UUID]) -> list[dict[str, Any]]:
+    """Facts of these documents, and these facts."""
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(
+            _FACT_COLUMNS + " WHERE document_id = ANY(%s) OR id = ANY(%s)", (documents, ids)
+        )
+        return await cursor.fetchall()
 
 
 _FACT_COLUMNS = (
     "SELECT id::text, subject_id::text, object_id::text, predicate, chunk_id::text,"
     " document_id::text, span_start, span_end, sentence, valid_from, valid_from_precision,"
-    " valid_to, recorded_at, invalidated_at FROM facts"
+    " valid_to, recorded_at, invalidated_at, superseded_by::text FROM facts"
 )
 
 

@@ -59,7 +59,7 @@ def test_duplicate_name_is_already_exists(gql: GraphQLClient) -> None:
 @pytest.mark.parametrize("name", ["", "   ", "x" * 201, "bad\x00name", "tab\tname"])
 def test_bad_names_are_bad_input_and_store_nothing(gql: GraphQLClient, name: str) -> None:
     body = gql.post(CREATE, name=name)
-    assert body["errors"][0]["extensions"] == {"code": "BAD_INPUT", "field": "name"}
+    assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": "name"}
     assert gql.data("{ collections { name } }")["collections"] == []
 
 

@@ -105,4 +105,4 @@ def test_bad_arguments_name_the_field(
     body = gql.post(
         f"query($c: String!) {{ entities(collection: $c, {args}) {{ score }} }}", c=name
     )
-    assert body["errors"][0]["extensions"] == {"code": "BAD_INPUT", "field": field}
+    assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": field}

@@ -78,7 +78,7 @@ def test_failures_are_listed_and_exit_non_zero(stack: Stack, tmp_path: Path, bas
     assert len(failed) == 3
     assert any("empty.txt: EMPTY_DOCUMENT" in line for line in failed)
     assert any("broken.pdf: PARSE_FAILED" in line for line in failed)
-    assert any("lines.jsonl:2: BAD_INPUT" in line for line in failed)
+    assert any("lines.jsonl:2: BAD_USER_INPUT" in line for line in failed)
     assert result.stderr.strip().endswith("trellis: error: 3 document(s) failed")
 
 

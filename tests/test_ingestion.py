@@ -140,8 +140,8 @@ def test_same_content_is_unchanged_and_changed_content_replaces(
             },
             "PARSE_FAILED",
         ),
-        ({"externalId": "m", "text": "hello", "metadata": [1, 2]}, "BAD_INPUT"),
-        ({"text": "no identity"}, "BAD_INPUT"),
+        ({"externalId": "m", "text": "hello", "metadata": [1, 2]}, "BAD_USER_INPUT"),
+        ({"text": "no identity"}, "BAD_USER_INPUT"),
     ],
 )
 def test_bad_document_fails_alone(gql: GraphQLClient, doc: dict[str, Any], code: str) -> None:
@@ -207,4 +207,4 @@ def test_documents_connection_pages(gql: GraphQLClient) -> None:
             break
         after = page["pageInfo"]["endCursor"]
     assert sorted(seen) == [f"d{i}" for i in range(5)]
-    assert gql.error_code(query, c=collection, after="garbage") == "BAD_INPUT"
+    assert gql.error_code(query, c=collection, after="garbage") == "BAD_USER_INPUT"

@@ -133,7 +133,7 @@ def test_schema_rules(gql: GraphQLClient) -> None:
     bad = """mutation($c: String!) { defineRecordSchema(collection: $c, name: "x", fields: [
       {name: "secret", type: STRING, sensitive: true}]) { name } }"""
     body = gql.post(bad, c=name)
-    assert body["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+    assert body["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
     assert "cannot be sensitive and searchable" in body["errors"][0]["message"]
     missing = gql.post(INGEST.replace("employee", "nobody"), c=name, r=[{"id": "1", "fields": {}}])
     assert missing["errors"][0]["extensions"]["code"] == "NOT_FOUND"

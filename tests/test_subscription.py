@@ -52,7 +52,7 @@ def test_bad_arguments_are_bad_input(base_url: str, tenant_key: str) -> None:
         ws.recv(timeout=10)
         messages = _subscribe(ws, "subscription { ticks(count: 0) }")
     errors = [error for m in messages if m["type"] == "next" for error in m["payload"]["errors"]]
-    assert [error["extensions"]["code"] for error in errors] == ["BAD_INPUT"]
+    assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"]
     assert messages[-1]["type"] == "complete"
 
 

@@ -44,6 +44,6 @@ def test_bad_rules_are_refused_and_keep_the_old_set(
     name = new_collection(gql)
     gql.data(SET, c=name, r=[{"kind": "SYNONYMS", "terms": ["a", "b"]}])
     body = gql.post(SET, c=name, r=[{"kind": "SYNONYMS", "terms": ["c", "d"]}, rule])
-    assert body["errors"][0]["extensions"] == {"code": "BAD_INPUT", "field": "rules[1]"}
+    assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": "rules[1]"}
     listed = gql.data("query($c: String!) { vocabularyRules(collection: $c) { terms } }", c=name)
     assert listed["vocabularyRules"] == [{"terms": ["a", "b"]}]

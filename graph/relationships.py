@@ -1,0 +1,222 @@
+"""Edges between entities with their evidence: the building block of every path query.
+
+A fact (RELATED) is one edge citing its sentence. Co-occurrence edges (CO_OCCURS, one per
+document) are merged per entity pair; each cites the chunk of a document where the two are
+mentioned closest together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graph._temporal import TimeFilter, edge_condition
+from graph.driver import GraphStore
+
+SCAN_PER_NODE = 5000  # edges examined per entity; more means a hub, and a truncated answer
+EVIDENCE_PER_EDGE = 3
+
+
+@dataclass(frozen=True)
+class Evidence:
+    document_id: str
+    chunk_id: str | None
+    span_start: int | None
+    span_end: int | None
+    sentence: str | None = None
+
+
+@dataclass
+class Edge:
+    kind: str  # "FACT" or "CO_OCCURRENCE"
+    source: str
+    target: str
+    weight: float
+    evidence: list[Evidence] = field(default_factory=list)
+    fact_id: str | None = None
+    predicate: str | None = None
+    valid_from: str | None = None
+    valid_from_precision: str | None = None
+    valid_to: str | None = None
+    recorded_at: datetime | None = None
+    invalidated_at: datetime | None = None
+    superseded_by: str | None = None
+
+    @property
+    def pair(self) -> frozenset[str]:
+        return frozenset((self.source, self.target))
+
+
+_AMONG = (
+    "UNWIND $ids AS id MATCH (a:Entity {id: id, tenant_id: $tenant})"
+    " CALL (a) { MATCH (a)-[r:RELATED|CO_OCCURS]->(b:Entity)"
+    " WITH r, b LIMIT $scan WHERE b.id IN $ids AND "
+)
+_AMONG_END = (
+    " RETURN r, b } RETURN a.id AS source, b.id AS target, type(r) AS type,"
+    " properties(r) AS props ORDER BY coalesce(r.weight, 1) DESC LIMIT $limit"
+)
+
+
+async def edges_among(
+    graph: GraphStore,
+    tenant_id: str,
+    ids: list[str],
+    time: TimeFilter,
+    predicates: list[str],
+    limit: int,
+) -> list[Edge]:
+    """Edges whose two ends are both in `ids`, strongest first."""
+    records = await graph.read(
+        _AMONG + edge_condition(time) + _AMONG_END,
+        ids=ids,
+        tenant=tenant_id,
+        predicates=predicates,
+        scan=SCAN_PER_NODE,
+        limit=limit,
+        **time.params(),
+    )
+    return await with_cooccurrence_evidence(graph, tenant_id, edges_of(records))
+
+
+def edges_of(records: list[dict[str, Any]]) -> list[Edge]:
+    facts = [
+        fact_edge(r["source"], r["target"], r["props"]) for r in records if r["type"] == "RELATED"
+    ]
+    return facts + merged_cooccurrences([r for r in records if r["type"] == "CO_OCCURS"])
+
+
+def fact_edge(source: str, target: str, props: dict[str, Any]) -> Edge:
+    return Edge(
+        kind="FACT",
+        source=source,
+        target=target,
+        weight=1.0,
+        evidence=[
+            Evidence(
+                props["document_id"],
+                props.get("chunk_id"),
+                props.get("span_start"),
+                props.get("span_end"),
+                props.get("sentence"),
+            )
+        ],
+        fact_id=props["fact_id"],
+        predicate=props["predicate"],
+        valid_from=props.get("valid_from"),
+        valid_from_precision=props.get("valid_from_precision"),
+        valid_to=props.get("valid_to"),
+        recorded_at=_native(props.get("recorded_at")),
+        invalidated_at=_native(props.get("invalidated_at")),
+        superseded_by=props.get("superseded_by"),
+    )
+
+
+def merged_cooccurrences(records: list[dict[str, Any]]) -> list[Edge]:
+    """One edge per entity pair; its evidence the documents where they co-occur most."""
+    by_pair: dict[frozenset[str], list[dict[str, Any]]] = {}
+    for record in records:
+        by_pair.setdefault(frozenset((record["source"], record["target"])), []).append(record)
+    edges = []
+    for rows in by_pair.values():
+        rows.sort(key=lambda r: (-r["props"]["weight"], r["props"]["document_id"]))
+        edges.append(
+            Edge(
+                kind="CO_OCCURRENCE",
+                source=rows[0]["source"],
+                target=rows[0]["target"],
+                weight=float(sum(r["props"]["weight"] for r in rows)),
+                evidence=[
+                    Evidence(r["props"]["document_id"], None, None, None)
+                    for r in rows[:EVIDENCE_PER_EDGE]
+                ],
+            )
+        )
+    return edges
+
+
+_CLOSEST_CHUNK = (
+    "UNWIND $items AS item"
+    " MATCH (a:Entity {id: item.a, tenant_id: $tenant}), (b:Entity {id: item.b})"
+    " CALL (a, b, item) { MATCH (a)-[ma:MENTIONED_IN]->(c:Chunk)<-[mb:MENTIONED_IN]-(b)"
+    " WHERE c.document_id = item.document RETURN c, ma, mb"
+    " ORDER BY ma.count + mb.count DESC, c.ordinal LIMIT 1 }"
+    " RETURN item.a AS a, item.b AS b, item.document AS document, c.id AS chunk,"
+    " ma.spans AS a_spans, mb.spans AS b_spans"
+)
+
+
+async def with_cooccurrence_evidence(
+    graph: GraphStore, tenant_id: str, edges: list[Edge]
+) -> list[Edge]:
+    """Fill in the chunk and span behind each co-occurrence edge's documents."""
+    items = [
+        {"a": e.source, "b": e.target, "document": ev.document_id}
+        for e in edges
+        if e.kind == "CO_OCCURRENCE"
+        for ev in e.evidence
+    ]
+    if not items:
+        return edges
+    found = {
+        (r["a"], r["b"], r["document"]): r
+        for r in await graph.read(_CLOSEST_CHUNK, items=items, tenant=tenant_id)
+    }
+    for edge in edges:
+        if edge.kind == "CO_OCCURRENCE":
+            edge.evidence = [
+                _located(ev, found.get((edge.source, edge.target, ev.document_id)))
+                for ev in edge.evidence
+            ]
+    return edges
+
+
+def _located(evidence: Evidence, row: dict[str, Any] | None) -> Evidence:
+    if row is None:
+        return evidence
+    start, end = closest_spans(row["a_spans"], row["b_spans"])
+    return Evidence(evidence.document_id, row["chunk"], start, end)
+
+
+def closest_spans(a: list[int], b: list[int]) -> tuple[int, int]:
+    """The shortest stretch covering one mention of each (spans are flat start, end lists)."""
+    pairs = [
+        (min(a[i], b[j]), max(a[i + 1], b[j + 1]))
+        for i in range(0, len(a), 2)
+        for j in range(0, len(b), 2)
+    ]
+    return min(pairs, key=lambda p: (p[1] - p[0], p[0]))
+
+
+def _native(value: Any) -> datetime | None:
+    return value.to_native() if value is not None else None
+
+
+_BETWEEN = (
+    "UNWIND $pairs AS pair MATCH (a:Entity {id: pair[0], tenant_id: $tenant})"
+    " CALL (a, pair) { MATCH (a)-[r:RELATED|CO_OCCURS]-(b:Entity {id: pair[1]}) WHERE "
+)
+_BETWEEN_END = (
+    " RETURN r ORDER BY coalesce(r.weight, 1) DESC LIMIT $per_pair }"
+    " RETURN startNode(r).id AS source, endNode(r).id AS target, type(r) AS type,"
+    " properties(r) AS props"
+)
+
+
+async def edges_between(
+    graph: GraphStore, tenant_id: str, pairs: list[tuple[str, str]], time: TimeFilter
+) -> dict[frozenset[str], list[Edge]]:
+    """For each entity pair, its edges: facts first, then the merged co-occurrence."""
+    records = await graph.read(
+        _BETWEEN + edge_condition(time) + _BETWEEN_END,
+        pairs=[list(p) for p in pairs],
+        tenant=tenant_id,
+        predicates=[],
+        per_pair=20,
+        **time.params(),
+    )
+    found: dict[frozenset[str], list[Edge]] = {}
+    for edge in await with_cooccurrence_evidence(graph, tenant_id, edges_of(records)):
+        found.setdefault(edge.pair, []).append(edge)
+    return found
