@@ -55,5 +55,7 @@ def open_graph(
         connection_timeout=timeout,
         connection_acquisition_timeout=timeout,
         max_transaction_retry_time=timeout,
+        # "property does not exist" warnings are expected: absent means null on our edges.
+        notifications_min_severity="OFF",
     )
     return GraphStore(driver=driver, database=database)

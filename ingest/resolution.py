@@ -2,7 +2,11 @@
 
 - names are normalised: NFKC, case, whitespace, possessives and leading articles;
 - aliases the text declares are merged: "International Business Machines (IBM)";
-- a surname alone joins the one full name in the document that ends with it.
+- a surname alone joins the one full name in the document that ends with it;
+- a name of two or more words is one entity whatever type the tagger gave each mention
+  (small NER models label "Acme Robotics" ORG in one sentence and PERSON in the next):
+  the majority type wins. One-word names stay split by type ("Jordan" the person and
+  the country).
 """
 
 from __future__ import annotations
@@ -53,17 +57,38 @@ def resolve(text: str, mentions: list[Mention]) -> tuple[list[ResolvedEntity], l
     """Entities of a document, and for each mention the index of its entity."""
     keys = [normalise(m.text) for m in mentions]
     canonical = _declared_aliases(text, mentions, keys) | _surnames(mentions, keys)
+    resolved_keys = [canonical.get(key, key) for key in keys]
+    majority = _majority_groups(mentions, resolved_keys)
     entities: dict[tuple[str, str], int] = {}
     resolved: list[ResolvedEntity] = []
     owner: list[int] = []
-    for mention, key in zip(mentions, keys, strict=True):
-        ident = (canonical.get(key, key), mention.group)
+    for mention, key in zip(mentions, resolved_keys, strict=True):
+        ident = (key, majority.get(key, mention.group))
         if ident not in entities:
             entities[ident] = len(resolved)
             resolved.append(ResolvedEntity(*ident))
         resolved[entities[ident]].names[display_name(mention.text)] += 1
         owner.append(entities[ident])
     return resolved, owner
+
+
+GROUP_PRIORITY = ("ORG", "PERSON", "PLACE", "WORK", "PRODUCT", "EVENT", "GROUP", "LAW")
+
+
+def is_multiword(key: str) -> bool:
+    return len(key.split()) > 1
+
+
+def _majority_groups(mentions: list[Mention], keys: list[str]) -> dict[str, str]:
+    votes: dict[str, Counter[str]] = {}
+    for mention, key in zip(mentions, keys, strict=True):
+        if is_multiword(key):
+            votes.setdefault(key, Counter())[mention.group] += 1
+    return {key: max(count, key=lambda g: (count[g], -_rank(g))) for key, count in votes.items()}
+
+
+def _rank(group: str) -> int:
+    return GROUP_PRIORITY.index(group) if group in GROUP_PRIORITY else len(GROUP_PRIORITY)
 
 
 def _declared_aliases(text: str, mentions: list[Mention], keys: list[str]) -> dict[str, str]:

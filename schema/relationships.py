@@ -8,6 +8,7 @@ from enum import Enum
 import strawberry
 
 from app import relationships as views
+from app.errors import ErrorCode, TrellisError
 from graph._temporal import TimeFilter
 from graph.relationships import Edge, Evidence
 from schema.context import Info
@@ -41,10 +42,15 @@ class EdgeEvidence:
             sentence=evidence.sentence,
         )
 
-    @strawberry.field
-    async def document(self, info: Info) -> Document:
+    @strawberry.field(description="Null when the document was deleted a moment ago.")
+    async def document(self, info: Info) -> Document | None:
         tenant = await info.context.tenant()
-        return Document.of(await info.context.services.documents.get(tenant, self.document_id))
+        try:
+            return Document.of(await info.context.services.documents.get(tenant, self.document_id))
+        except TrellisError as error:
+            if error.code is ErrorCode.NOT_FOUND:
+                return None
+            raise
 
 
 @strawberry.enum

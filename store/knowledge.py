@@ -11,6 +11,7 @@ from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
 from ingest.knowledge import DocumentGraph, MainChunk
+from ingest.resolution import is_multiword
 from store import functional
 from store._copy import copy_rows
 from store.pool import Conn
@@ -105,6 +106,7 @@ async def delete_orphans(conn: Conn, candidates: list[UUID]) -> list[UUID]:
 async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UUID]:
     if not graph.entities:
         return []
+    groups = await _collection_groups(conn, doc.collection_id, graph)
     cursor = await conn.execute(
         "INSERT INTO entities (tenant_id, collection_id, key, type, name, aliases)"
         " SELECT %s, %s, k, t, n, a FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[])"
@@ -117,13 +119,25 @@ async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph)
             doc.tenant_id,
             doc.collection_id,
             [e.key for e in graph.entities],
-            [e.group for e in graph.entities],
+            groups,
             [e.name for e in graph.entities],
             [chr(31).join(e.aliases) for e in graph.entities],
         ),
     )
     by_key = {(key, kind): ident for key, kind, ident in await cursor.fetchall()}
-    return [by_key[(e.key, e.group)] for e in graph.entities]
+    return [by_key[(e.key, group)] for e, group in zip(graph.entities, groups, strict=True)]
+
+
+async def _collection_groups(conn: Conn, collection_id: UUID, graph: DocumentGraph) -> list[str]:
+    """A multi-word name the collection already knows keeps the type it already has."""
+    names = [e.key for e in graph.entities if is_multiword(e.key)]
+    cursor = await conn.execute(
+        "SELECT DISTINCT ON (key) key, type FROM entities"
+        " WHERE collection_id = %s AND key = ANY(%s) ORDER BY key, id",
+        (collection_id, names),
+    )
+    known: dict[str, str] = dict(await cursor.fetchall())
+    return [known.get(e.key, e.group) if is_multiword(e.key) else e.group for e in graph.entities]
 
 
 async def _record_facts(
