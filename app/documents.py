@@ -15,7 +15,7 @@ from app.ids import uuid_or_not_found
 from app.projection import GraphProjector
 from ingest.records import masked
 from store import collections as collection_rows
-from store import documents, functional, knowledge, outbox
+from store import documents, functional, knowledge, outbox, themes
 from store import records as record_rows
 from store.documents import DocumentKey, DocumentRow, SectionRow
 from store.index_writer import IndexWriter
@@ -96,6 +96,7 @@ class Documents:
             chains = await functional.chain_keys(conn, existing.id)
             await knowledge.delete_facts(conn, existing.id)
             await functional.close_chains(conn, chains)
+            await themes.mark_graph_changed(conn, target.id)
             await documents.delete_row(conn, existing.id)
             orphans = await knowledge.delete_orphans(conn, candidates)
             touched = await knowledge.entity_rows(conn, [c for c in candidates if c not in orphans])

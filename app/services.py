@@ -22,6 +22,7 @@ from app.ingestion import Ingestion
 from app.projection import GraphProjector
 from app.relationships import Relationships
 from app.settings import Settings
+from app.themes import Themes
 from app.vocabulary import Vocabulary
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
@@ -47,6 +48,7 @@ class Services:
     graph_admin: GraphAdmin
     entities: Entities
     relationships: Relationships
+    themes: Themes
 
     async def close(self) -> None:
         await self.graph.close()
@@ -98,6 +100,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         graph_admin=GraphAdmin(pool, graph, collections, projector),
         entities=entities,
         relationships=Relationships(graph, entities),
+        themes=Themes(pool, collections, settings.graph_max_first),
     )
 
 

@@ -22,6 +22,7 @@ from app.health import check_backends
 from app.projection import run_projection_loop
 from app.services import Services, open_services
 from app.settings import Settings
+from app.themes import run_themes_loop
 from schema import schema
 from schema.view import TrellisGraphQL
 
@@ -54,6 +55,7 @@ def _lifespan(settings: Settings, endpoints: Endpoints | None):  # type: ignore[
         tasks = [
             asyncio.create_task(run_projection_loop(services.projector)),
             asyncio.create_task(services.worker.run_forever(services.projector.wake)),
+            asyncio.create_task(run_themes_loop(services.themes)),
         ]
         try:
             yield

@@ -20,6 +20,7 @@ from schema.documents import (
     VocabularyRule,
     VocabularyRuleInput,
 )
+from schema.themes import Themes
 from schema.types import Collection
 from store.vocabulary import VocabularyRule as RuleRow
 
@@ -41,6 +42,12 @@ class Mutation:
         tenant = await info.context.tenant()
         created = await info.context.services.collections.create(tenant, name, embedding_model)
         return Collection(row=created)
+
+    @strawberry.mutation(description="Recompute a collection's themes now, and return them.")
+    async def refresh_themes(self, info: Info, collection: str, first: int = 10) -> Themes:
+        tenant = await info.context.tenant()
+        await info.context.services.themes.refresh(tenant, collection)
+        return Themes.of(await info.context.services.themes.get(tenant, collection, first))
 
     @strawberry.mutation(description="Delete a collection and everything in it.")
     async def delete_collection(self, info: Info, name: str) -> bool:

@@ -19,6 +19,7 @@ from schema.documents import (
 )
 from schema.entities import Entity, EntityMatch
 from schema.relationships import Neighborhood, Paths, Timeline, time_filter
+from schema.themes import Themes
 from schema.types import BackendStatus, Collection, Health
 
 
@@ -153,3 +154,12 @@ class Query:
             tenant, str(entity), from_, to, time_filter(None, known_at).known_at, first
         )
         return Timeline.of(view)
+
+    @strawberry.field(
+        description="The collection's themes: communities of its entity graph (Leiden), largest"
+        " first, each with its top entities by PageRank, best-supported facts and"
+        " representative chunks. Recomputed in the background after ingestion."
+    )
+    async def themes(self, info: Info, collection: str, first: int = 10) -> Themes:
+        tenant = await info.context.tenant()
+        return Themes.of(await info.context.services.themes.get(tenant, collection, first))

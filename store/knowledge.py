@@ -12,7 +12,7 @@ from psycopg.types.json import Jsonb
 
 from ingest.knowledge import DocumentGraph, MainChunk
 from ingest.resolution import is_multiword
-from store import functional
+from store import functional, themes
 from store._copy import copy_rows
 from store.pool import Conn
 
@@ -69,6 +69,7 @@ async def write(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UU
     )
     await _record_facts(conn, doc, graph, ids)
     await functional.close_chains(conn, await functional.chain_keys(conn, doc.id))
+    await themes.mark_graph_changed(conn, doc.collection_id)
     await conn.execute(
         "UPDATE documents SET status = 'GRAPHED', graphed_version = %s, graph_notes = %s"
         " WHERE id = %s AND version = %s",

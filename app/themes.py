@@ -1,0 +1,135 @@
+"""Themes: the global view of a collection. Communities of its entity graph, each with a
+digest of top entities (PageRank), best-supported facts and representative chunks.
+
+Recomputed in the background once a collection's graph has changed and settled, so a
+query reads stored digests and never runs community detection itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from app.collections import Collections
+from app.communities import Communities, detect
+from app.limits import check_range
+from store import knowledge
+from store import themes as rows
+from store.pool import Conn, Pool
+from store.tenants import Tenant
+from store.themes import ThemeRow
+
+log = logging.getLogger(__name__)
+
+MAX_EDGES = 2_000_000  # the strongest pairs of a huge collection; memory stays bounded
+MAX_THEMES = 100
+TOP_ENTITIES = 10
+TOP_FACTS = 5
+TOP_CHUNKS = 3
+
+
+@dataclass(frozen=True)
+class ThemeSet:
+    themes: list[ThemeRow]
+    updated_at: datetime | None
+    stale: bool
+
+
+class Themes:
+    def __init__(self, pool: Pool, collections: Collections, max_first: int) -> None:
+        self._pool = pool
+        self._collections = collections
+        self._max_first = max_first
+
+    async def get(self, tenant: Tenant, collection: str, first: int) -> ThemeSet:
+        check_range("first", first, 1, self._max_first)
+        target = await self._collections.get(tenant, collection)
+        async with self._pool.connection() as conn:
+            return ThemeSet(*await rows.load(conn, tenant.id, target.id, first))
+
+    async def refresh(self, tenant: Tenant, collection: str) -> None:
+        target = await self._collections.get(tenant, collection)
+        await self.compute(tenant.id, target.id)
+
+    async def refresh_stale(self) -> int:
+        async with self._pool.connection() as conn:
+            stale = await rows.stale_collections(conn)
+        for tenant_id, collection_id in stale:
+            await self.compute(tenant_id, collection_id)
+        return len(stale)
+
+    async def compute(self, tenant_id: UUID, collection_id: UUID) -> None:
+        async with self._pool.connection() as conn:
+            started = await _now(conn)
+            edges = await rows.entity_graph(conn, tenant_id, collection_id, MAX_EDGES)
+            found = await asyncio.to_thread(detect, edges)
+            digests = await _digests(conn, tenant_id, collection_id, found)
+            async with conn.transaction():
+                await rows.save(conn, tenant_id, collection_id, digests, started)
+        log.info("themes of %s: %d from %d pairs", collection_id, len(digests), len(edges))
+
+
+async def _now(conn: Conn) -> datetime:
+    cursor = await conn.execute("SELECT now()")
+    found = await cursor.fetchone()
+    assert found is not None
+    return found[0]  # type: ignore[no-any-return]
+
+
+async def _digests(
+    conn: Conn, tenant_id: UUID, collection_id: UUID, found: Communities
+) -> list[ThemeRow]:
+    communities = found.members[:MAX_THEMES]
+    facts = await rows.supported_facts(conn, tenant_id, collection_id)
+    themes = []
+    for ordinal, members in enumerate(communities):
+        top = sorted(members, key=lambda e: (-found.pagerank[e], e))[:TOP_ENTITIES]
+        themes.append(await _digest(conn, ordinal, members, top, found.pagerank, facts))
+    return themes
+
+
+async def _digest(
+    conn: Conn,
+    ordinal: int,
+    members: list[str],
+    top: list[str],
+    pagerank: dict[str, float],
+    facts: list[tuple[str, str, str, int]],
+) -> ThemeRow:
+    inside = set(members)
+    theme_facts = [f for f in facts if f[0] in inside and f[2] in inside][:TOP_FACTS]
+    fact_ids = {e for s, _, o, _ in theme_facts for e in (s, o)}
+    entities = {
+        row["id"]: _entity(row)
+        for row in await knowledge.entity_rows(conn, [UUID(e) for e in {*top, *fact_ids}])
+    }
+    digest = {
+        "entities": [{**entities[e], "score": pagerank[e]} for e in top if e in entities],
+        "facts": [
+            {"subject": entities[s], "predicate": p, "object": entities[o], "support": n}
+            for s, p, o, n in theme_facts
+            if s in entities and o in entities
+        ],
+        "chunks": await rows.representative_chunks(conn, top, TOP_CHUNKS),
+    }
+    label = ", ".join(e["name"] for e in digest["entities"][:3])
+    return ThemeRow(ordinal, label, len(members), digest)
+
+
+def _entity(row: dict[str, Any]) -> dict[str, Any]:
+    keys = ("id", "name", "type", "aliases", "mention_count")
+    return {key: row[key] for key in keys}
+
+
+async def run_themes_loop(themes: Themes, interval_seconds: float = 3.0) -> None:
+    """Recompute stale themes in the background, collection by collection."""
+    while True:
+        try:
+            await themes.refresh_stale()
+        except Exception:
+            log.warning("themes pass failed", exc_info=True)
+        await asyncio.sleep(interval_seconds)
