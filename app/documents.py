@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from app import cursors
 from app.collections import Collections
 from app.errors import ErrorCode, TrellisError
 from app.ids import uuid_or_not_found
+from app.limits import check_range
 from app.projection import GraphProjector
 from ingest.records import masked
 from store import collections as collection_rows
@@ -47,8 +47,7 @@ class Documents:
     async def page(
         self, tenant: Tenant, collection: str, status: str | None, first: int, after: str | None
     ) -> DocumentPage:
-        if not 1 <= first <= MAX_PAGE:
-            raise TrellisError(ErrorCode.BAD_USER_INPUT, f"first must be 1 to {MAX_PAGE}")
+        check_range("first", first, 1, MAX_PAGE)
         if status is not None and status not in STATUSES:
             raise TrellisError(
                 ErrorCode.BAD_USER_INPUT, f"status must be one of {', '.join(STATUSES)}"
@@ -121,17 +120,14 @@ class Documents:
 
 
 def encode_cursor(row: DocumentRow) -> str:
-    raw = f"{row.created_at.isoformat()}|{row.id}".encode()
-    return base64.urlsafe_b64encode(raw).decode()
+    return cursors.encode(row.created_at.isoformat(), row.id)
 
 
 def decode_cursor(cursor: str | None) -> tuple[datetime, UUID] | None:
     if cursor is None:
         return None
+    created, document_id = cursors.decode(cursor, 2)
     try:
-        created, document_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
         return datetime.fromisoformat(created), UUID(document_id)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise TrellisError(
-            ErrorCode.BAD_USER_INPUT, "after is not a cursor this API gave"
-        ) from None
+    except ValueError:
+        raise cursors.invalid() from None

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
+from app import cursors
 from app.collections import Collections
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
 from graph import entities as lookups
 from graph.driver import GraphStore
+from store import documents, knowledge
+from store.documents import DocumentRow
+from store.pool import Pool
 from store.tenants import Tenant
 
 MAX_QUERY = 200
 
 
 class Entities:
-    def __init__(self, graph: GraphStore, collections: Collections, max_first: int) -> None:
+    def __init__(
+        self, pool: Pool, graph: GraphStore, collections: Collections, max_first: int
+    ) -> None:
+        self._pool = pool
         self._graph = graph
         self._collections = collections
         self.max_first = max_first
@@ -45,3 +53,31 @@ class Entities:
     async def neighbours(self, tenant: Tenant, entity_id: str, first: int) -> list[dict[str, Any]]:
         check_range("first", first, 1, self.max_first)
         return await lookups.neighbours(self._graph, str(tenant.id), entity_id, first)
+
+    async def documents(
+        self, tenant: Tenant, entity_id: str, first: int, after: str | None
+    ) -> tuple[list[tuple[int, DocumentRow]], bool]:
+        """Documents mentioning the entity, most mentions first, and whether more follow."""
+        check_range("first", first, 1, self.max_first)
+        position = _mention_position(after)
+        async with self._pool.connection() as conn:
+            found = await knowledge.documents_mentioning(
+                conn, tenant.id, UUID(entity_id), first + 1, position
+            )
+            rows = await documents.by_ids(conn, tenant.id, [d for _, d in found])
+        pairs = [(n, rows[d]) for n, d in found[:first] if d in rows]
+        return pairs, len(found) > first
+
+
+def mention_cursor(mentions: int, row: DocumentRow) -> str:
+    return cursors.encode(mentions, row.id)
+
+
+def _mention_position(after: str | None) -> tuple[int, UUID] | None:
+    if after is None:
+        return None
+    mentions, document_id = cursors.decode(after, 2)
+    try:
+        return int(mentions), UUID(document_id)
+    except ValueError:
+        raise cursors.invalid() from None

@@ -85,7 +85,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     embedders = Embedders(settings.embeddings)
     collections = Collections(pool, graph, projector, embedders)
     worker = IngestWorker(pool, embedders)
-    entities = Entities(graph, collections, settings.graph_max_first)
+    entities = Entities(pool, graph, collections, settings.graph_max_first)
     return Services(
         settings=settings,
         pool=pool,

@@ -33,7 +33,11 @@ async def neighborhood(
     found = Neighborhood(center, {center: 0})
     frontier = [center]
     for hop in range(1, hops + 1):
-        expanded = await step(graph, tenant_id, frontier, time, predicates, first)
+        room = first + 1 - len(found.hop_of)
+        if room <= 0:
+            found.truncated = True  # farther hops were not explored
+            break
+        expanded = await step(graph, tenant_id, frontier, time, predicates, room)
         found.truncated |= expanded.truncated
         frontier = _admit(found, expanded.neighbours, hop, first)
         if not frontier:

@@ -14,7 +14,8 @@ from typing import Any
 from graph._temporal import TimeFilter, edge_condition
 from graph.driver import GraphStore
 
-SCAN_PER_NODE = 5000  # edges examined per entity; more means a hub, and a truncated answer
+SCAN_PER_NODE = 2000  # edges examined per entity; more means a hub, and a truncated answer
+SCAN_AMONG = 500  # per entity when collecting edges among known entities (see _AMONG)
 EVIDENCE_PER_EDGE = 3
 
 
@@ -48,14 +49,17 @@ class Edge:
         return frozenset((self.source, self.target))
 
 
+# Undirected, so an edge between a hub and a small node is found from the small side even
+# when the hub's scan bound cut it off.
 _AMONG = (
     "UNWIND $ids AS id MATCH (a:Entity {id: id, tenant_id: $tenant})"
-    " CALL (a) { MATCH (a)-[r:RELATED|CO_OCCURS]->(b:Entity)"
+    " CALL (a) { MATCH (a)-[r:RELATED|CO_OCCURS]-(b:Entity)"
     " WITH r, b LIMIT $scan WHERE b.id IN $ids AND "
 )
 _AMONG_END = (
-    " RETURN r, b } RETURN a.id AS source, b.id AS target, type(r) AS type,"
-    " properties(r) AS props ORDER BY coalesce(r.weight, 1) DESC LIMIT $limit"
+    " RETURN r } WITH DISTINCT r ORDER BY coalesce(r.weight, 1) DESC LIMIT $limit"
+    " RETURN startNode(r).id AS source, endNode(r).id AS target, type(r) AS type,"
+    " properties(r) AS props"
 )
 
 
@@ -73,7 +77,7 @@ async def edges_among(
         ids=ids,
         tenant=tenant_id,
         predicates=predicates,
-        scan=SCAN_PER_NODE,
+        scan=SCAN_AMONG,
         limit=limit,
         **time.params(),
     )
@@ -137,11 +141,10 @@ def merged_cooccurrences(records: list[dict[str, Any]]) -> list[Edge]:
 
 
 _CLOSEST_CHUNK = (
-    "UNWIND $items AS item"
-    " MATCH (a:Entity {id: item.a, tenant_id: $tenant}), (b:Entity {id: item.b})"
-    " CALL (a, b, item) { MATCH (a)-[ma:MENTIONED_IN]->(c:Chunk)<-[mb:MENTIONED_IN]-(b)"
-    " WHERE c.document_id = item.document RETURN c, ma, mb"
-    " ORDER BY ma.count + mb.count DESC, c.ordinal LIMIT 1 }"
+    "UNWIND $items AS item CALL (item) {"
+    " MATCH (c:Chunk {document_id: item.document, tenant_id: $tenant})"
+    " MATCH (:Entity {id: item.a})-[ma:MENTIONED_IN]->(c)<-[mb:MENTIONED_IN]-(:Entity {id: item.b})"
+    " RETURN c, ma, mb ORDER BY ma.count + mb.count DESC, c.ordinal LIMIT 1 }"
     " RETURN item.a AS a, item.b AS b, item.document AS document, c.id AS chunk,"
     " ma.spans AS a_spans, mb.spans AS b_spans"
 )

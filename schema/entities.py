@@ -6,7 +6,9 @@ from typing import Any
 
 import strawberry
 
+from app.entities import mention_cursor
 from schema.context import Info
+from schema.documents import Document, PageInfo
 
 
 @strawberry.type(description="A person, organisation, place or other named thing.")
@@ -27,11 +29,41 @@ class Entity:
             mention_count=row["mention_count"] or 0,
         )
 
+    @strawberry.field(description="Documents mentioning this entity, most mentions first.")
+    async def documents(
+        self, info: Info, first: int = 10, after: str | None = None
+    ) -> EntityDocumentConnection:
+        tenant = await info.context.tenant()
+        found, has_next = await info.context.services.entities.documents(
+            tenant, str(self.id), first, after
+        )
+        edges = [
+            EntityDocumentEdge(cursor=mention_cursor(n, row), mentions=n, node=Document.of(row))
+            for n, row in found
+        ]
+        end = edges[-1].cursor if edges else None
+        return EntityDocumentConnection(
+            edges=edges, page_info=PageInfo(has_next_page=has_next, end_cursor=end)
+        )
+
     @strawberry.field(description="Entities most strongly tied to this one.")
     async def neighbours(self, info: Info, first: int = 10) -> list[Neighbour]:
         tenant = await info.context.tenant()
         rows = await info.context.services.entities.neighbours(tenant, str(self.id), first)
         return [Neighbour(entity=Entity.of(row), weight=float(row["weight"])) for row in rows]
+
+
+@strawberry.type
+class EntityDocumentEdge:
+    cursor: str
+    mentions: int
+    node: Document
+
+
+@strawberry.type
+class EntityDocumentConnection:
+    edges: list[EntityDocumentEdge]
+    page_info: PageInfo
 
 
 @strawberry.type

@@ -181,6 +181,15 @@ async def page(
         return await cursor.fetchall()
 
 
+async def by_ids(conn: Conn, tenant_id: UUID, ids: list[UUID]) -> dict[UUID, DocumentRow]:
+    async with conn.cursor(row_factory=class_row(DocumentRow)) as cursor:
+        await cursor.execute(
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = %s AND id = ANY(%s)",
+            (tenant_id, ids),
+        )
+        return {row.id: row for row in await cursor.fetchall()}
+
+
 async def by_id(conn: Conn, tenant_id: UUID, document_id: UUID) -> DocumentRow | None:
     async with conn.cursor(row_factory=class_row(DocumentRow)) as cursor:
         await cursor.execute(

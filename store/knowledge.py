@@ -279,3 +279,19 @@ async def _dicts(conn: Conn, sql: str, param: object) -> list[dict[str, Any]]:
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(sql, (param,))
         return await cursor.fetchall()
+
+
+async def documents_mentioning(
+    conn: Conn, tenant_id: UUID, entity_id: UUID, limit: int, after: tuple[int, UUID] | None
+) -> list[tuple[int, UUID]]:
+    """(mentions, document) for documents mentioning the entity, most mentions first,
+    `limit` of them after the keyset position `after`."""
+    count, last = after if after is not None else (None, None)
+    cursor = await conn.execute(
+        "SELECT sum(count)::int AS n, document_id FROM mentions"
+        " WHERE tenant_id = %s AND entity_id = %s GROUP BY document_id"
+        " HAVING %s::int IS NULL OR (-sum(count), document_id) > (-%s::int, %s::uuid)"
+        " ORDER BY n DESC, document_id LIMIT %s",
+        (tenant_id, entity_id, count, count, last, limit),
+    )
+    return [(n, document_id) for n, document_id in await cursor.fetchall()]

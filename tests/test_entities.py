@@ -62,6 +62,34 @@ def test_entity_by_id_with_neighbours(graphed: tuple[GraphQLClient, str]) -> Non
     assert "IBM" in tied and "Jim Whitehurst" in tied
 
 
+def test_documents_mentioning_an_entity_page_by_mentions(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    texts = {
+        "three": "Ada Lovelace wrote notes. Ada Lovelace met Charles Babbage. Ada Lovelace died.",
+        "one": "Ada Lovelace lived in London.",
+        "two": "Ada Lovelace studied mathematics. Ada Lovelace corresponded with Mary Somerville.",
+        "none": "Charles Babbage designed engines in London.",
+    }
+    ingest(gql, name, *[{"externalId": k, "text": v} for k, v in texts.items()])
+    wait_until_graphed(stack, name, 4)
+    ada = gql.data(SEARCH, c=name, q="Ada Lovelace", t=None)["entities"][0]["entity"]["id"]
+    query = (
+        "query($id: ID!, $after: String) { entity(id: $id) { documents(first: 2, after: $after)"
+        " { edges { cursor mentions node { externalId } } pageInfo { hasNextPage endCursor } } } }"
+    )
+    first = gql.data(query, id=ada, after=None)["entity"]["documents"]
+    assert [(e["node"]["externalId"], e["mentions"]) for e in first["edges"]] == [
+        ("three", 3),
+        ("two", 2),
+    ]
+    assert first["pageInfo"]["hasNextPage"]
+    rest = gql.data(query, id=ada, after=first["pageInfo"]["endCursor"])["entity"]["documents"]
+    assert [e["node"]["externalId"] for e in rest["edges"]] == ["one"]
+    assert not rest["pageInfo"]["hasNextPage"]
+    body = gql.post(query, id=ada, after="not-a-cursor")
+    assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": "after"}
+
+
 def test_foreign_or_unknown_entity_is_not_found(
     graphed: tuple[GraphQLClient, str], http: httpx.Client, stack: Stack
 ) -> None:
