@@ -34,6 +34,7 @@ bench: setup
 	$(BIN)/python -m bench.foundation
 	$(BIN)/python -m bench.ingestion
 	$(BIN)/python -m bench.graph
+	$(BIN)/python -m bench.relationships
 
 services-down: setup
 	$(BIN)/trellis services down

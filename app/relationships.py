@@ -39,12 +39,12 @@ class PathStep:
 
 @dataclass(frozen=True)
 class RelationshipPath:
+    """Entities end to end and the steps between them; one entity and no steps when a
+    search hit mentions a query entity itself."""
+
+    entities: list[EntityRow]
     steps: list[PathStep]
     weight: float
-
-    @property
-    def entities(self) -> list[EntityRow]:
-        return [self.steps[0].source, *(s.target for s in self.steps)] if self.steps else []
 
 
 @dataclass(frozen=True)
@@ -160,11 +160,11 @@ def _path(
         between = edges.get(frozenset((a, b)))
         if not between or a not in rows or b not in rows:
             return None
-        steps.append(PathStep(rows[a], _strongest(between), rows[b]))
+        steps.append(PathStep(rows[a], strongest(between), rows[b]))
     weight = sum(e.weight for a, b in itertools.pairwise(ids) for e in edges[frozenset((a, b))])
-    return RelationshipPath(steps, weight)
+    return RelationshipPath([rows[e] for e in ids], steps, weight)
 
 
-def _strongest(edges: list[Edge]) -> Edge:
+def strongest(edges: list[Edge]) -> Edge:
     """A typed fact says more than a co-occurrence; among facts, the best supported."""
     return sorted(edges, key=lambda e: (e.kind != "FACT", -e.weight))[0]

@@ -11,6 +11,7 @@ from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
 from app.collections import Collections
+from app.discovery import GraphDiscovery
 from app.documents import Documents
 from app.embedders import Embedders
 from app.endpoints import Endpoints
@@ -49,6 +50,7 @@ class Services:
     entities: Entities
     relationships: Relationships
     themes: Themes
+    discovery: GraphDiscovery
 
     async def close(self) -> None:
         await self.graph.close()
@@ -101,6 +103,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         entities=entities,
         relationships=Relationships(graph, entities),
         themes=Themes(pool, collections, settings.graph_max_first),
+        discovery=GraphDiscovery(graph),
     )
 
 

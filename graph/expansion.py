@@ -1,8 +1,9 @@
-"""One breadth-first step over the entity graph, bounded per node.
+"""One breadth-first step over the entity graph, bounded per node and per step.
 
-Each frontier entity examines at most `SCAN_PER_NODE` edges and keeps its `fanout`
-strongest neighbours, so a hub with 100k edges costs no more than any other node; the
-step says when either bound cut something off.
+Each frontier entity examines at most `SCAN_PER_NODE` edges (fewer when the frontier is wide:
+a step examines about `STEP_BUDGET` edges in all) and keeps its `fanout` strongest
+neighbours, so a hub with 100k edges costs no more than any other node; the step says when
+a bound cut something off.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from dataclasses import dataclass, field
 from graph._temporal import TimeFilter, edge_condition
 from graph.driver import GraphStore
 from graph.relationships import SCAN_PER_NODE
+
+STEP_BUDGET = 8_000
+MIN_SCAN = 50
 
 _STEP = (
     "UNWIND $ids AS id MATCH (s:Entity {id: id, tenant_id: $tenant})"
@@ -40,13 +44,14 @@ async def step(
     time: TimeFilter,
     predicates: list[str],
     fanout: int,
+    budget: int = STEP_BUDGET,
 ) -> Step:
     records = await graph.read(
         _STEP + edge_condition(time) + _STEP_END,
         ids=ids,
         tenant=tenant_id,
         predicates=predicates,
-        scan=SCAN_PER_NODE,
+        scan=scan_per_node(len(ids), budget),
         limit=fanout + 1,
         **time.params(),
     )
@@ -59,3 +64,7 @@ async def step(
         else:
             kept.append((record["neighbour"], float(record["weight"])))
     return result
+
+
+def scan_per_node(frontier: int, budget: int = STEP_BUDGET) -> int:
+    return max(MIN_SCAN, min(SCAN_PER_NODE, budget // max(frontier, 1)))

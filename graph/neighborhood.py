@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 
 from graph._temporal import TimeFilter
 from graph.driver import GraphStore
-from graph.expansion import step
+from graph.expansion import STEP_BUDGET, step
 from graph.relationships import Edge, edges_among
 
 EDGES_PER_NODE = 5
+SCAN_PER_NEEDED = 200  # edges examined per entity still wanted, across the frontier
 
 
 @dataclass
@@ -37,7 +38,8 @@ async def neighborhood(
         if room <= 0:
             found.truncated = True  # farther hops were not explored
             break
-        expanded = await step(graph, tenant_id, frontier, time, predicates, room)
+        budget = min(STEP_BUDGET, SCAN_PER_NEEDED * room)  # a few more entities need few edges
+        expanded = await step(graph, tenant_id, frontier, time, predicates, room, budget)
         found.truncated |= expanded.truncated
         frontier = _admit(found, expanded.neighbours, hop, first)
         if not frontier:

@@ -15,7 +15,7 @@ from graph._temporal import TimeFilter, edge_condition
 from graph.driver import GraphStore
 
 SCAN_PER_NODE = 2000  # edges examined per entity; more means a hub, and a truncated answer
-SCAN_AMONG = 500  # per entity when collecting edges among known entities (see _AMONG)
+SCAN_AMONG = 200  # per entity when collecting edges among known entities (see _AMONG)
 EVIDENCE_PER_EDGE = 3
 
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 
 import pytest
 
+from app.discovery import DiscoveredChunk, GraphDiscovery
 from app.ppr import personalized_pagerank, rank_chunks
+from graph._temporal import NOW
 from graph.driver import open_graph
 from graph.subgraph import Subgraph, entity_chunk_subgraph
+from store.tenants import Tenant
 from tests._stack import Stack
 from tests.graph_helpers import cypher, wait_until_graphed
 from tests.graphql_client import GraphQLClient
@@ -132,3 +136,41 @@ def test_another_tenants_seed_reaches_nothing(gql: GraphQLClient, stack: Stack) 
 
     sub = subgraph(stack, "some-other-tenant", [alice["id"]], hops=2, fanout=10, max_edges=100)
     assert sub.edges == {}
+
+
+@pytest.mark.integration
+def test_discovery_gives_each_chunk_its_relationship_path(gql: GraphQLClient, stack: Stack) -> None:
+    name = new_collection(gql)
+    ingest(
+        gql,
+        name,
+        {"externalId": "a", "text": "Alice Smith founded Northwind Analytics with Bob Jones."},
+        {"externalId": "b", "text": "Bob Jones was born in Lisbon and studied in Porto."},
+        {"externalId": "c", "text": "Carol White painted landscapes in Vienna for Max Brandt."},
+    )
+    wait_until_graphed(stack, name, 3)
+    cid = gql.data("query($n: String!) { collection(name: $n) { id } }", n=name)["collection"]["id"]
+    alice = cypher(
+        stack,
+        "MATCH (e:Entity {collection_id: $c, name: 'Alice Smith'})"
+        " RETURN e.id AS id, e.tenant_id AS tenant",
+        c=cid,
+    )[0]
+    docs = _chunk_docs(stack, cid)
+
+    async def discover() -> list[DiscoveredChunk]:
+        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        try:
+            tenant = Tenant(uuid.UUID(alice["tenant"]), "t")
+            found, _ = await GraphDiscovery(graph).discover(tenant, [alice["id"]], 2, NOW, 10)
+            return found
+        finally:
+            await graph.close()
+
+    found = {docs[d.chunk_id]: d for d in asyncio.run(discover())}
+    assert set(found) == {"a", "b"}
+    assert found["a"].path.steps == []
+    assert [e["name"] for e in found["a"].path.entities] == ["Alice Smith"]
+    step = found["b"].path.steps[0]
+    assert (step.source["name"], step.target["name"]) == ("Alice Smith", "Bob Jones")
+    assert step.edge.evidence[0].chunk_id in docs and docs[step.edge.evidence[0].chunk_id] == "a"

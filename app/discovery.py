@@ -1,0 +1,96 @@
+"""Multi-hop discovery for search: chunks ranked by Personalized PageRank from seed entities
+over a bounded entity-chunk subgraph (the HippoRAG method), each with the relationship path
+from a seed to an entity the chunk mentions.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from app.ppr import rank_chunks
+from app.relationships import EntityRow, PathStep, RelationshipPath, strongest
+from graph import entities as lookups
+from graph._temporal import TimeFilter
+from graph.driver import GraphStore
+from graph.relationships import Edge, Evidence, edges_between
+from graph.subgraph import entity_chunk_subgraph
+from store.tenants import Tenant
+
+FANOUT = 50
+MAX_EDGES = 20_000
+
+
+@dataclass(frozen=True)
+class DiscoveredChunk:
+    chunk_id: str
+    score: float
+    path: RelationshipPath  # no steps when the chunk mentions a seed itself
+    seed: str
+
+
+class GraphDiscovery:
+    def __init__(self, graph: GraphStore) -> None:
+        self._graph = graph
+
+    async def discover(
+        self,
+        tenant: Tenant,
+        seeds: list[str],
+        hops: int,
+        time: TimeFilter,
+        first: int,
+        seed_chunks: tuple[str, ...] = (),
+    ) -> tuple[list[DiscoveredChunk], bool]:
+        """Chunks best first, and whether a bound cut the subgraph short."""
+        tenant_id = str(tenant.id)
+        sub = await entity_chunk_subgraph(self._graph, tenant_id, seeds, hops, FANOUT, MAX_EDGES)
+        ranked = rank_chunks(sub, [*seeds, *seed_chunks], first)
+        entity_paths = [r.path[0:-1:2] for r in ranked]
+        via = {pair: chunk for r in ranked for pair, chunk in _links(r.path).items()}
+        edges = await edges_between(self._graph, tenant_id, list(via), time)
+        ids = list({e for path in entity_paths for e in path})
+        rows = await lookups.entities_by_id(self._graph, tenant_id, ids)
+        documents = await _chunk_documents(self._graph, tenant_id, list(set(via.values())))
+        found = [
+            DiscoveredChunk(r.chunk_id, r.score, _path(path, rows, edges, via, documents), path[0])
+            for r, path in zip(ranked, entity_paths, strict=True)
+            if all(e in rows for e in path)
+        ]
+        return found, sub.truncated
+
+
+def _links(path: list[str]) -> dict[tuple[str, str], str]:
+    """(entity, next entity) -> the chunk that mentions both, along seed, chunk, entity, ..."""
+    return {(path[i], path[i + 2]): path[i + 1] for i in range(0, len(path) - 2, 2)}
+
+
+def _path(
+    entities: list[str],
+    rows: dict[str, EntityRow],
+    edges: dict[frozenset[str], list[Edge]],
+    via: dict[tuple[str, str], str],
+    documents: dict[str, str],
+) -> RelationshipPath:
+    steps = []
+    for a, b in itertools.pairwise(entities):
+        chunk = via[(a, b)]
+        known = edges.get(frozenset((a, b)))
+        edge = strongest(known) if known else _same_chunk(a, b, chunk, documents.get(chunk, ""))
+        steps.append(PathStep(rows[a], edge, rows[b]))
+    return RelationshipPath([rows[e] for e in entities], steps, sum(s.edge.weight for s in steps))
+
+
+def _same_chunk(a: str, b: str, chunk: str, document: str) -> Edge:
+    """Two entities of one chunk, not of one sentence: the chunk is the evidence."""
+    return Edge("CO_OCCURRENCE", a, b, 1.0, [Evidence(document, chunk, None, None)])
+
+
+async def _chunk_documents(graph: GraphStore, tenant_id: str, chunks: list[str]) -> dict[str, str]:
+    found = await graph.read(
+        "MATCH (c:Chunk) WHERE c.id IN $ids AND c.tenant_id = $tenant"
+        " RETURN c.id AS chunk, c.document_id AS document",
+        ids=chunks,
+        tenant=tenant_id,
+    )
+    return {row["chunk"]: row["document"] for row in found}
