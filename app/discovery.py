@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from app.ppr import rank_chunks
 from app.relationships import EntityRow, PathStep, RelationshipPath, strongest
 from graph import entities as lookups
-from graph._temporal import TimeFilter
 from graph.driver import GraphStore
 from graph.relationships import Edge, Evidence, edges_between
 from graph.subgraph import entity_chunk_subgraph
+from graph.temporal import TimeFilter
 from store.tenants import Tenant
 
 FANOUT = 50

@@ -11,6 +11,8 @@ from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
 from graph import entities as lookups
 from graph.driver import GraphStore
+from graph.expansion import step
+from graph.temporal import TimeFilter
 from store import documents, knowledge
 from store.documents import DocumentRow
 from store.pool import Pool
@@ -50,9 +52,15 @@ class Entities:
             self._graph, str(tenant.id), str(target.id), query, types, first
         )
 
-    async def neighbours(self, tenant: Tenant, entity_id: str, first: int) -> list[dict[str, Any]]:
+    async def neighbours(
+        self, tenant: Tenant, entity_id: str, first: int, time: TimeFilter
+    ) -> list[tuple[dict[str, Any], float]]:
+        """The strongest neighbours (co-occurrence weight plus facts), with that weight."""
         check_range("first", first, 1, self.max_first)
-        return await lookups.neighbours(self._graph, str(tenant.id), entity_id, first)
+        found = await step(self._graph, str(tenant.id), [entity_id], time, [], first)
+        pairs = found.neighbours.get(entity_id, [])
+        rows = await lookups.entities_by_id(self._graph, str(tenant.id), [e for e, _ in pairs])
+        return [(rows[e], weight) for e, weight in pairs if e in rows]
 
     async def documents(
         self, tenant: Tenant, entity_id: str, first: int, after: str | None

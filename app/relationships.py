@@ -15,11 +15,11 @@ from app.entities import Entities
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
 from graph import entities as lookups
-from graph._temporal import TimeFilter
 from graph.driver import GraphStore
 from graph.neighborhood import neighborhood
 from graph.paths import find_paths
 from graph.relationships import Edge, edges_between
+from graph.temporal import TimeFilter
 from graph.timeline import timeline
 from store.tenants import Tenant
 

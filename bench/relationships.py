@@ -22,12 +22,12 @@ import networkx
 import numpy as np
 
 from app.ppr import personalized_pagerank
-from graph._temporal import EVERYTHING, TimeFilter
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from graph.neighborhood import neighborhood
 from graph.paths import find_paths
 from graph.subgraph import entity_chunk_subgraph
+from graph.temporal import EVERYTHING, TimeFilter
 from graph.timeline import timeline
 from tests._stack import local_stack
 

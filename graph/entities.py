@@ -1,4 +1,4 @@
-"""Entity lookups: by id, by fuzzy name or alias (full-text index), and strongest neighbours."""
+"""Entity lookups: by id, and by fuzzy name or alias (full-text index)."""
 
 from __future__ import annotations
 
@@ -45,21 +45,6 @@ async def search_entities(
         tenant=tenant_id,
         collection=collection_id,
         types=types,
-        first=first,
-    )
-
-
-async def neighbours(
-    graph: GraphStore, tenant_id: str, entity_id: str, first: int
-) -> list[dict[str, Any]]:
-    """Entities most strongly tied to this one: co-occurrence weight plus typed facts."""
-    return await graph.read(
-        "MATCH (s:Entity {id: $id, tenant_id: $tenant})-[r:CO_OCCURS|RELATED]-(e:Entity)"
-        " WHERE r.invalidated_at IS NULL"
-        " WITH e, sum(coalesce(r.weight, 1)) AS weight"
-        " RETURN " + _ENTITY_FIELDS + ", weight ORDER BY weight DESC, e.name LIMIT $first",
-        id=entity_id,
-        tenant=tenant_id,
         first=first,
     )
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graph._temporal import TimeFilter, edge_condition
 from graph.driver import GraphStore
 from graph.relationships import SCAN_PER_NODE
+from graph.temporal import TimeFilter, edge_condition
 
 STEP_BUDGET = 8_000
 MIN_SCAN = 50

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graph._temporal import TimeFilter
 from graph.driver import GraphStore
 from graph.expansion import STEP_BUDGET, step
 from graph.relationships import Edge, edges_among
+from graph.temporal import TimeFilter
 
 EDGES_PER_NODE = 5
 SCAN_PER_NEEDED = 200  # edges examined per entity still wanted, across the frontier

@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from graph._temporal import TimeFilter
 from graph.driver import GraphStore
 from graph.expansion import step
+from graph.temporal import TimeFilter
 
 FANOUT = 50
 MAX_FRONTIER = 300

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graph._temporal import TimeFilter, edge_condition
 from graph.driver import GraphStore
+from graph.temporal import TimeFilter, edge_condition
 
 SCAN_PER_NODE = 2000  # edges examined per entity; more means a hub, and a truncated answer
 SCAN_AMONG = 200  # per entity when collecting edges among known entities (see _AMONG)

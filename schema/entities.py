@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import strawberry
 
 from app.entities import mention_cursor
+from graph.temporal import TimeFilter
 from schema.context import Info
 from schema.documents import Document, PageInfo
 
@@ -46,11 +48,21 @@ class Entity:
             edges=edges, page_info=PageInfo(has_next_page=has_next, end_cursor=end)
         )
 
-    @strawberry.field(description="Entities most strongly tied to this one.")
-    async def neighbours(self, info: Info, first: int = 10) -> list[Neighbour]:
+    @strawberry.field(
+        description="Entities most strongly tied to this one; asOf/knownAt as in neighborhood."
+    )
+    async def neighbours(
+        self,
+        info: Info,
+        first: int = 10,
+        as_of: datetime | None = None,
+        known_at: datetime | None = None,
+    ) -> list[Neighbour]:
         tenant = await info.context.tenant()
-        rows = await info.context.services.entities.neighbours(tenant, str(self.id), first)
-        return [Neighbour(entity=Entity.of(row), weight=float(row["weight"])) for row in rows]
+        found = await info.context.services.entities.neighbours(
+            tenant, str(self.id), first, TimeFilter.at(as_of, known_at)
+        )
+        return [Neighbour(entity=Entity.of(row), weight=weight) for row, weight in found]
 
 
 @strawberry.type

@@ -9,6 +9,7 @@ import strawberry
 
 from app.health import check_backends
 from app.ids import uuid_or_not_found
+from graph.temporal import TimeFilter
 from schema.context import Info
 from schema.documents import (
     Document,
@@ -18,7 +19,7 @@ from schema.documents import (
     VocabularyRule,
 )
 from schema.entities import Entity, EntityMatch
-from schema.relationships import Neighborhood, Paths, Timeline, time_filter
+from schema.relationships import Neighborhood, Paths, Timeline
 from schema.themes import Themes
 from schema.types import BackendStatus, Collection, Health
 
@@ -113,7 +114,7 @@ class Query:
     ) -> Neighborhood:
         tenant = await info.context.tenant()
         view = await info.context.services.relationships.neighborhood(
-            tenant, str(entity), hops, time_filter(as_of, known_at), predicates or [], first
+            tenant, str(entity), hops, TimeFilter.at(as_of, known_at), predicates or [], first
         )
         return Neighborhood.of(view)
 
@@ -132,7 +133,7 @@ class Query:
     ) -> Paths:
         tenant = await info.context.tenant()
         view = await info.context.services.relationships.paths(
-            tenant, str(from_), str(to), max_hops, time_filter(as_of, known_at), first
+            tenant, str(from_), str(to), max_hops, TimeFilter.at(as_of, known_at), first
         )
         return Paths.of(view)
 
@@ -151,7 +152,7 @@ class Query:
     ) -> Timeline:
         tenant = await info.context.tenant()
         view = await info.context.services.relationships.timeline(
-            tenant, str(entity), from_, to, time_filter(None, known_at).known_at, first
+            tenant, str(entity), from_, to, TimeFilter.at(None, known_at).known_at, first
         )
         return Timeline.of(view)
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import Enum
 
 import strawberry
 
 from app import relationships as views
 from app.errors import ErrorCode, TrellisError
-from graph._temporal import TimeFilter
 from graph.relationships import Edge, Evidence
 from schema.context import Info
 from schema.documents import Document
@@ -207,17 +206,6 @@ class Timeline:
                 if fact.source in view.entities and fact.target in view.entities
             ],
         )
-
-
-def time_filter(as_of: datetime | None, known_at: datetime | None) -> TimeFilter:
-    """Times without a zone are UTC."""
-    return TimeFilter(valid_at=_utc(as_of), known_at=_utc(known_at))
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
 
 
 def _id(value: str | None) -> strawberry.ID | None:

@@ -9,9 +9,9 @@ import pytest
 
 from app.discovery import DiscoveredChunk, GraphDiscovery
 from app.ppr import personalized_pagerank, rank_chunks
-from graph._temporal import NOW
 from graph.driver import open_graph
 from graph.subgraph import Subgraph, entity_chunk_subgraph
+from graph.temporal import NOW
 from store.tenants import Tenant
 from tests._stack import Stack
 from tests.graph_helpers import cypher, wait_until_graphed

@@ -9,7 +9,7 @@ and pass every filter.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, LiteralString
 
 _VALID = (
@@ -34,9 +34,20 @@ class TimeFilter:
     known_at: datetime | None = None
     everything: bool = False
 
+    @classmethod
+    def at(cls, valid_at: datetime | None, known_at: datetime | None) -> TimeFilter:
+        """Times without a zone are UTC."""
+        return cls(valid_at=_utc(valid_at), known_at=_utc(known_at))
+
     def params(self) -> dict[str, Any]:
         day = self.valid_at.date().isoformat() if self.valid_at else None
         return {"valid_at": day, "known_at": self.known_at}
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
 
 
 NOW = TimeFilter()
