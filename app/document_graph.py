@@ -87,7 +87,7 @@ class DocumentGraphs:
     ) -> list[DocumentGraph]:
         """One nlp.pipe over every chunk of the batch; a failing batch is retried per document,
         so one bad document cannot block the others."""
-        extractor = self._get_extractor()
+        extractor = self.extractor()
         flat = [(c.start, c.content) for _, chunks in loaded for c in chunks]
         try:
             extracted = extractor.extract(flat)
@@ -100,7 +100,7 @@ class DocumentGraphs:
             base += len(chunks)
         return graphs
 
-    def _get_extractor(self) -> Extractor:
+    def extractor(self) -> Extractor:
         with self._lock:
             if self._extractor is None:
                 self._extractor = Extractor(self._model)

@@ -19,6 +19,7 @@ class ErrorCode(StrEnum):
     PARSE_FAILED = "PARSE_FAILED"
     INVALID_RECORD = "INVALID_RECORD"
     INTERNAL_ERROR = "INTERNAL_ERROR"
+    DEGRADED_RESULT = "DEGRADED_RESULT"
 
 
 class TrellisError(Exception):

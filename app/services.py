@@ -20,9 +20,12 @@ from app.errors import BackendUnavailable
 from app.graph_admin import GraphAdmin
 from app.ingest_worker import IngestWorker
 from app.ingestion import Ingestion
+from app.linking import EntityLinker
 from app.projection import GraphProjector
 from app.relationships import Relationships
+from app.search import Search, SearchLogs
 from app.settings import Settings
+from app.spans import Spans
 from app.themes import Themes
 from app.vocabulary import Vocabulary
 from graph.constraints import ensure_constraints
@@ -51,6 +54,9 @@ class Services:
     relationships: Relationships
     themes: Themes
     discovery: GraphDiscovery
+    search: Search
+    spans: Spans
+    search_logs: SearchLogs
 
     async def close(self) -> None:
         await self.graph.close()
@@ -88,6 +94,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     collections = Collections(pool, graph, projector, embedders)
     worker = IngestWorker(pool, embedders)
     entities = Entities(pool, graph, collections, settings.graph_max_first)
+    discovery = GraphDiscovery(graph)
     return Services(
         settings=settings,
         pool=pool,
@@ -103,7 +110,10 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         entities=entities,
         relationships=Relationships(graph, entities),
         themes=Themes(pool, collections, settings.graph_max_first),
-        discovery=GraphDiscovery(graph),
+        discovery=discovery,
+        search=Search(pool, collections, embedders, EntityLinker(settings.spacy_model), discovery),
+        spans=Spans(pool),
+        search_logs=SearchLogs(pool, collections, settings.graph_max_first),
     )
 
 

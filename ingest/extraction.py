@@ -85,6 +85,12 @@ class Extractor:
             graphs[index] = chunk_graph(doc, chunks[index][0])
         return graphs
 
+    def mentions(self, text: str) -> list[Mention]:
+        """Named entities of a short text (a query), no facts."""
+        if not is_covered(text):
+            return []
+        return chunk_graph(self._nlp(text), 0).mentions
+
 
 def chunk_graph(doc: Doc, offset: int) -> ChunkGraph:
     graph = ChunkGraph()

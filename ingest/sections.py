@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from ingest.parsing import Heading
 
-_NUM = r"[0-9０-９一二三四五六七八九十百千]+"
+NUMERAL = r"[0-9０-９一二三四五六七八九十百千]+"
 _NAMED = [
     # (kind, level, pattern on a heading line). Order matters: first match wins.
     ("chapter", 1, re.compile(r"^(chapter|part)\s+([\w.-]+)", re.I)),
@@ -23,8 +23,8 @@ _NAMED = [
     ("chapter", 1, re.compile(r"^(פרק)\s+(\S+)")),
     ("appendix", 1, re.compile(r"^(נספח)\s+(\S+)")),
     ("section", 2, re.compile(r"^(סעיף)\s+(\S+)")),
-    ("chapter", 1, re.compile(rf"^(第)({_NUM})章")),
-    ("article", 2, re.compile(rf"^(第)({_NUM})条")),
+    ("chapter", 1, re.compile(rf"^(第)({NUMERAL})章")),
+    ("article", 2, re.compile(rf"^(第)({NUMERAL})条")),
     ("appendix", 1, re.compile(r"^(付録)\s*(\S*)")),
 ]
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")

@@ -20,6 +20,7 @@ from schema.documents import (
 )
 from schema.entities import Entity, EntityMatch
 from schema.relationships import Neighborhood, Paths, Timeline
+from schema.search import SearchInput, SearchLogEntry, SearchResult, SpanContent, SpanInput
 from schema.themes import Themes
 from schema.types import BackendStatus, Collection, Health
 
@@ -164,3 +165,32 @@ class Query:
     async def themes(self, info: Info, collection: str, first: int = 10) -> Themes:
         tenant = await info.context.tenant()
         return Themes.of(await info.context.services.themes.get(tenant, collection, first))
+
+    @strawberry.field(
+        description="Ranked passages: dense, keyword, section and graph legs fused. Each hit"
+        " says how it was found; graph hits carry their relationship path. Scores order hits"
+        " within one response and are not confidence values."
+    )
+    async def search(self, info: Info, input: SearchInput) -> SearchResult:
+        tenant = await info.context.tenant()
+        outcome = await info.context.services.search.search(tenant, input.to_request())
+        return SearchResult.of(outcome)
+
+    @strawberry.field(description="The text of up to 50 spans, as search hits give them.")
+    async def read_spans(self, info: Info, spans: list[SpanInput]) -> list[SpanContent]:
+        tenant = await info.context.tenant()
+        found = await info.context.services.spans.read(tenant, [s.to_request() for s in spans])
+        return [SpanContent.of(f) for f in found]
+
+    @strawberry.field(description="Searches of a collection, newest first.")
+    async def search_logs(
+        self,
+        info: Info,
+        collection: str,
+        from_: Annotated[datetime | None, strawberry.argument(name="from")] = None,
+        to: datetime | None = None,
+        first: int = 20,
+    ) -> list[SearchLogEntry]:
+        tenant = await info.context.tenant()
+        found = await info.context.services.search_logs.recent(tenant, collection, from_, to, first)
+        return [SearchLogEntry.of(entry) for entry in found]

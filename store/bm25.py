@@ -10,6 +10,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from store.pool import Conn
+from store.scope import Scope
 
 K1 = 1.2
 B = 0.75
@@ -32,6 +33,7 @@ JOIN terms t ON t.term = p.term
 JOIN chunks c ON c.id = p.chunk_id
 CROSS JOIN stats s
 WHERE p.collection_id = %(collection)s AND p.tenant_id = %(tenant)s
+  AND (NOT %(narrowed)s OR c.document_id = ANY(%(documents)s))
 GROUP BY p.chunk_id
 ORDER BY score DESC, p.chunk_id
 LIMIT %(limit)s
@@ -42,18 +44,34 @@ async def search(
     conn: Conn, tenant_id: UUID, collection_id: UUID, terms: list[str], limit: int
 ) -> list[tuple[UUID, float]]:
     """Main chunks ranked by BM25 for already-analyzed query `terms` (repeats ignored)."""
+    return await search_scope(conn, Scope(tenant_id, collection_id), terms, limit)
+
+
+async def search_scope(
+    conn: Conn, scope: Scope, terms: list[str], limit: int
+) -> list[tuple[UUID, float]]:
+    """BM25 within a scope; statistics stay the collection's, so filters do not move scores."""
     unique = sorted(set(terms))
     if not unique:
         return []
+    documents = await scope_documents(conn, scope) if scope.narrowed else []
     cursor = await conn.execute(
         _QUERY,
         {
-            "collection": collection_id,
-            "tenant": tenant_id,
+            "collection": scope.collection_id,
+            "tenant": scope.tenant_id,
             "terms": unique,
             "k1": K1,
             "b": B,
             "limit": limit,
+            "narrowed": scope.narrowed,
+            "documents": documents,
         },
     )
     return [(row[0], float(row[1])) for row in await cursor.fetchall()]
+
+
+async def scope_documents(conn: Conn, scope: Scope) -> list[UUID]:
+    clause, params = scope.documents_clause()
+    cursor = await conn.execute(f"SELECT d.id FROM documents d WHERE {clause}", params)
+    return [row[0] for row in await cursor.fetchall()]

@@ -190,6 +190,17 @@ async def by_ids(conn: Conn, tenant_id: UUID, ids: list[UUID]) -> dict[UUID, Doc
         return {row.id: row for row in await cursor.fetchall()}
 
 
+async def bodies(
+    conn: Conn, tenant_id: UUID, ids: list[UUID]
+) -> dict[UUID, tuple[str, list[list[int]] | None]]:
+    """Documents' text and page ranges ([number, start, end]), by id."""
+    cursor = await conn.execute(
+        "SELECT id, body, pages FROM documents WHERE tenant_id = %s AND id = ANY(%s)",
+        (tenant_id, ids),
+    )
+    return {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
+
+
 async def by_id(conn: Conn, tenant_id: UUID, document_id: UUID) -> DocumentRow | None:
     async with conn.cursor(row_factory=class_row(DocumentRow)) as cursor:
         await cursor.execute(

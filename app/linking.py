@@ -1,0 +1,62 @@
+"""Entities a query names: spaCy's entities in the query, plus any entity of the collection
+whose name occurs in the query as whole words (capitalised, where the script has case)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from uuid import UUID
+
+from ingest.extraction import Extractor
+from ingest.resolution import normalise
+from store.pool import Conn
+
+MAX_NGRAM = 6
+_WORD = re.compile(r"[\w'’&.-]+")
+
+
+class EntityLinker:
+    """Has its own spaCy pipeline: the graph worker's is busy with whole batches."""
+
+    def __init__(self, model: str) -> None:
+        self._model = model
+        self._extractor: Extractor | None = None
+        self._lock = threading.Lock()
+
+    async def link(self, conn: Conn, tenant_id: UUID, collection_id: UUID, query: str) -> list[str]:
+        keys = await asyncio.to_thread(self._keys, query)
+        cursor = await conn.execute(
+            "SELECT id::text FROM entities WHERE tenant_id = %s AND collection_id = %s"
+            " AND key = ANY(%s) ORDER BY id",
+            (tenant_id, collection_id, sorted(keys)),
+        )
+        return [row[0] for row in await cursor.fetchall()]
+
+    def _keys(self, query: str) -> set[str]:
+        named = {normalise(m.text) for m in self._get().mentions(query)}
+        return {k for k in named | name_candidates(query) if k}
+
+    def _get(self) -> Extractor:
+        with self._lock:
+            if self._extractor is None:
+                self._extractor = Extractor(self._model)
+            return self._extractor
+
+
+def name_candidates(query: str) -> set[str]:
+    """Normalised word n-grams that could be a name: one word at least is capitalised (or
+    in a script without case)."""
+    words = _WORD.findall(query)
+    found = set()
+    for n in range(1, MAX_NGRAM + 1):
+        for start in range(len(words) - n + 1):
+            gram = words[start : start + n]
+            if any(_name_like(w) for w in gram):
+                found.add(normalise(" ".join(gram)))
+    return found
+
+
+def _name_like(word: str) -> bool:
+    first = word[0]
+    return first.isupper() or (first.isalpha() and not first.islower() and not first.isupper())

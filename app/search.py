@@ -1,0 +1,380 @@
+"""Search: the legs run concurrently per collection, each under its own timeout; their
+rankings fuse by Reciprocal Rank Fusion, candidates are re-scored (a reranker when one is
+configured, otherwise a blend) and diversified with MMR. A failed leg degrades a HYBRID
+search and fails a single-mode one.
+
+Scores order hits within one response; they are not confidence values.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app import search_legs as legs
+from app.backend_errors import as_backend_unavailable
+from app.collections import Collections
+from app.discovery import GraphDiscovery
+from app.embedders import Embedders
+from app.errors import ErrorCode, TrellisError
+from app.limits import check_range
+from app.linking import EntityLinker
+from app.relationships import RelationshipPath
+from app.search_input import check_request, scope_of
+from app.search_legs import LegResult, QueryVectors
+from graph.temporal import TimeFilter
+from retrieval.fusion import mmr, normalised, reciprocal_rank_fusion
+from retrieval.highlights import Highlight, highlights
+from retrieval.request import Leg, Mode, ResultType, SearchRequest
+from store import search as rows
+from store import search_logs
+from store.collections import Collection
+from store.pool import Pool
+from store.scope import Scope
+from store.search import ChunkVector
+from store.search_logs import SearchLog
+from store.tenants import Tenant
+
+log = logging.getLogger(__name__)
+
+LEG_TIMEOUT_SECONDS = {Leg.SEMANTIC: 5.0, Leg.KEYWORD: 5.0, Leg.SECTION: 3.0, Leg.GRAPH: 5.0}
+CANDIDATES = 50
+SECTION_BOOST = 10.0  # a named section leads the order
+BLEND = (0.6, 0.25, 0.15)  # vector similarity, retrieval relevance, importance
+MAX_SPANS_PER_FILE = 3
+
+
+@dataclass
+class Candidate:
+    chunk_id: UUID
+    score: float
+    methods: list[Leg]
+    path: RelationshipPath | None = None
+
+
+@dataclass
+class SearchHit:
+    chunk_id: UUID
+    score: float
+    methods: list[Leg]
+    row: dict[str, Any]
+    highlights: list[Highlight]
+    path: RelationshipPath | None
+    also: list[dict[str, Any]] = field(default_factory=list)  # FILE: more chunks' rows
+
+
+@dataclass
+class SearchOutcome:
+    query_id: UUID
+    hits: list[SearchHit]
+    degraded: bool
+    missing_legs: list[Leg]
+    timings_ms: dict[str, float]
+
+
+@dataclass
+class _Collected:
+    candidates: list[Candidate] = field(default_factory=list)
+    missing: set[Leg] = field(default_factory=set)
+    terms: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class Search:
+    def __init__(
+        self,
+        pool: Pool,
+        collections: Collections,
+        embedders: Embedders,
+        linker: EntityLinker,
+        discovery: GraphDiscovery,
+    ) -> None:
+        self._pool = pool
+        self._collections = collections
+        self._embedders = embedders
+        self._linker = linker
+        self._discovery = discovery
+        self._vectors = QueryVectors()
+
+    async def search(self, tenant: Tenant, request: SearchRequest) -> SearchOutcome:
+        started = time.perf_counter()
+        check_request(request)
+        targets = [
+            await self._collections.get(tenant, name) for name in dict.fromkeys(request.collections)
+        ]
+        collected = [await self._collection(tenant, t, request) for t in targets]
+        outcome = await self._outcome(tenant, request, collected)
+        outcome.timings_ms["total"] = (time.perf_counter() - started) * 1000
+        await self._log(tenant, targets, request, outcome)
+        return outcome
+
+    async def _collection(
+        self, tenant: Tenant, target: Collection, request: SearchRequest
+    ) -> _Collected:
+        scope = scope_of(tenant, target, request.filters)
+        embedder = self._embedders.get(target.embedding_model)
+        vector_task = asyncio.create_task(self._vectors.embed(embedder, request.query))
+        results, collected = await self._run_legs(tenant, scope, request, vector_task)
+        vector = await _vector_or_none(vector_task)
+        started = time.perf_counter()
+        collected.candidates = await self._fuse(tenant, request, results, vector)
+        collected.timings["fusion"] = (time.perf_counter() - started) * 1000
+        collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
+        return collected
+
+    async def _run_legs(
+        self,
+        tenant: Tenant,
+        scope: Scope,
+        request: SearchRequest,
+        vector_task: asyncio.Task[NDArray[np.float32]],
+    ) -> tuple[dict[Leg, LegResult], _Collected]:
+        active = request.active_legs()
+        runs = [self._timed(leg, tenant, scope, request, vector_task) for leg in active]
+        outcomes = await asyncio.gather(*runs, return_exceptions=True)
+        collected = _Collected()
+        results: dict[Leg, LegResult] = {}
+        for leg, outcome in zip(active, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                _on_failure(leg, outcome, request)
+                collected.missing.add(leg)
+            else:
+                results[leg], collected.timings[leg.value] = outcome
+        return results, collected
+
+    async def _timed(
+        self,
+        leg: Leg,
+        tenant: Tenant,
+        scope: Scope,
+        request: SearchRequest,
+        vector_task: asyncio.Task[NDArray[np.float32]],
+    ) -> tuple[LegResult, float]:
+        started = time.perf_counter()
+        run = self._leg(leg, tenant, scope, request, vector_task)
+        result = await asyncio.wait_for(run, LEG_TIMEOUT_SECONDS[leg])
+        return result, (time.perf_counter() - started) * 1000
+
+    async def _leg(
+        self,
+        leg: Leg,
+        tenant: Tenant,
+        scope: Scope,
+        request: SearchRequest,
+        vector_task: asyncio.Task[NDArray[np.float32]],
+    ) -> LegResult:
+        wanted = max(CANDIDATES, request.top_k)
+        if leg is Leg.SEMANTIC:
+            return await legs.dense(self._pool, scope, await vector_task, wanted)
+        if leg is Leg.KEYWORD:
+            return await legs.keyword(self._pool, scope, request.query, wanted)
+        if leg is Leg.SECTION:
+            return await legs.section(self._pool, scope, request.query, wanted)
+        time_filter = TimeFilter.at(request.as_of, None)
+        return await legs.graph(
+            self._pool,
+            self._linker,
+            self._discovery,
+            tenant,
+            scope,
+            request.query,
+            request.hops,
+            time_filter,
+            wanted,
+        )
+
+    async def _fuse(
+        self,
+        tenant: Tenant,
+        request: SearchRequest,
+        results: dict[Leg, LegResult],
+        vector: NDArray[np.float32] | None,
+    ) -> list[Candidate]:
+        fused = reciprocal_rank_fusion({leg.value: r.ranked for leg, r in results.items()})
+        ids = sorted(fused, key=lambda c: (-fused[c], str(c)))[:CANDIDATES]
+        candidates = [_candidate(c, fused[c], results) for c in ids]
+        if request.mode is not Mode.HYBRID or vector is None or not candidates:
+            return candidates
+        async with self._pool.connection() as conn:
+            vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
+        return _blend_and_diversify(candidates, vectors, results, max(request.top_k, 10))
+
+    async def _outcome(
+        self, tenant: Tenant, request: SearchRequest, collected: list[_Collected]
+    ) -> SearchOutcome:
+        merged = _merge([c.candidates for c in collected])
+        if request.min_score is not None:
+            merged = [c for c in merged if c.score >= request.min_score]
+        terms = {t for c in collected for t in c.terms}
+        hits = await self._hits(tenant, request, merged, terms)
+        missing = sorted({leg for c in collected for leg in c.missing})
+        timings = {k: v for c in collected for k, v in c.timings.items()}
+        return SearchOutcome(uuid.uuid4(), hits, bool(missing), missing, timings)
+
+    async def _hits(
+        self, tenant: Tenant, request: SearchRequest, merged: list[Candidate], terms: set[str]
+    ) -> list[SearchHit]:
+        wanted = merged if request.result_type is ResultType.FILE else merged[: request.top_k]
+        async with self._pool.connection() as conn:
+            details = await rows.hit_rows(conn, tenant.id, [c.chunk_id for c in wanted])
+        hits = [_hit(c, details[c.chunk_id], terms) for c in wanted if c.chunk_id in details]
+        if request.result_type is ResultType.FILE:
+            hits = _by_file(hits)
+        return hits[: request.top_k]
+
+    async def _log(
+        self,
+        tenant: Tenant,
+        targets: list[Collection],
+        request: SearchRequest,
+        outcome: SearchOutcome,
+    ) -> None:
+        entry = SearchLog(
+            outcome.query_id,
+            request.query,
+            request.mode.value,
+            len(outcome.hits),
+            outcome.hits[0].score if outcome.hits else None,
+            outcome.timings_ms["total"],
+            outcome.degraded,
+            [leg.value for leg in outcome.missing_legs],
+            datetime.now(UTC),
+        )
+        try:
+            async with self._pool.connection() as conn:
+                await search_logs.record(conn, tenant.id, [t.id for t in targets], entry)
+        except Exception:
+            log.warning("search log write failed", exc_info=True)
+
+
+def _on_failure(leg: Leg, error: BaseException, request: SearchRequest) -> None:
+    """Raise for a single-mode search or failClosed; otherwise the leg goes missing."""
+    if isinstance(error, TrellisError) and error.code is ErrorCode.BAD_USER_INPUT:
+        raise error
+    log.warning("search leg %s failed: %r", leg.value, error)
+    if request.mode is not Mode.HYBRID:
+        raise _leg_error(leg, error)
+    if request.fail_closed:
+        raise TrellisError(
+            ErrorCode.DEGRADED_RESULT,
+            f"the {leg.value} leg failed and failClosed is set",
+            missingLegs=[leg.value],
+        )
+
+
+def _leg_error(leg: Leg, error: BaseException) -> TrellisError:
+    down = as_backend_unavailable(error)
+    if down is not None:
+        return TrellisError(
+            ErrorCode.SERVICE_UNAVAILABLE, down.message, backend=down.backend, leg=leg.value
+        )
+    if isinstance(error, TimeoutError):
+        return TrellisError(
+            ErrorCode.SERVICE_UNAVAILABLE, f"the {leg.value} leg timed out", leg=leg.value
+        )
+    if isinstance(error, TrellisError):
+        return error
+    return TrellisError(ErrorCode.INTERNAL_ERROR, f"the {leg.value} leg failed", leg=leg.value)
+
+
+async def _vector_or_none(task: asyncio.Task[NDArray[np.float32]]) -> NDArray[np.float32] | None:
+    try:
+        return await task
+    except Exception:
+        return None
+
+
+def _candidate(chunk: UUID, score: float, results: dict[Leg, LegResult]) -> Candidate:
+    methods = [leg for leg, r in results.items() if chunk in r.scores]
+    graph = results.get(Leg.GRAPH)
+    path = graph.paths.get(chunk) if graph is not None else None
+    if Leg.SECTION in methods:
+        score += SECTION_BOOST
+    return Candidate(chunk, score, methods, path)
+
+
+def _blend_and_diversify(
+    candidates: list[Candidate],
+    vectors: dict[UUID, ChunkVector],
+    results: dict[Leg, LegResult],
+    k: int,
+) -> list[Candidate]:
+    """Blend vector similarity, the fused retrieval relevance and importance (1.0 until
+    engagement feedback exists), then pick with MMR."""
+    relevance = normalised({c.chunk_id: c.score for c in candidates})
+    vec_w, rel_w, imp_w = BLEND
+    for c in candidates:
+        similarity = vectors[c.chunk_id].similarity if c.chunk_id in vectors else 0.0
+        boost = SECTION_BOOST if Leg.SECTION in c.methods else 0.0
+        c.score = vec_w * similarity + rel_w * relevance[c.chunk_id] + imp_w * 1.0 + boost
+    by_id = {c.chunk_id: c for c in candidates}
+    order = mmr(
+        sorted(by_id, key=lambda i: -by_id[i].score),
+        {i: c.score for i, c in by_id.items()},
+        lambda a, b: _cosine(vectors, a, b),
+        k,
+    )
+    return [by_id[i] for i in order]
+
+
+def _cosine(vectors: dict[UUID, ChunkVector], a: UUID, b: UUID) -> float:
+    if a not in vectors or b not in vectors:
+        return 0.0
+    return float(np.dot(vectors[a].vector, vectors[b].vector))
+
+
+def _merge(lists: list[list[Candidate]]) -> list[Candidate]:
+    """Collections' candidates by score, each chunk once."""
+    best: dict[UUID, Candidate] = {}
+    for candidate in (c for lst in lists for c in lst):
+        if candidate.chunk_id not in best or candidate.score > best[candidate.chunk_id].score:
+            best[candidate.chunk_id] = candidate
+    return sorted(best.values(), key=lambda c: (-c.score, str(c.chunk_id)))
+
+
+def _hit(candidate: Candidate, row: dict[str, Any], terms: set[str]) -> SearchHit:
+    marks = highlights(row["content"], row["char_start"], terms) if terms else []
+    return SearchHit(
+        candidate.chunk_id, candidate.score, candidate.methods, row, marks, candidate.path
+    )
+
+
+def _by_file(hits: list[SearchHit]) -> list[SearchHit]:
+    """One hit per document, its best chunk first, with up to two more of its chunks."""
+    files: dict[UUID, SearchHit] = {}
+    for hit in hits:
+        document = hit.row["document_id"]
+        if document not in files:
+            files[document] = hit
+        elif len(files[document].also) < MAX_SPANS_PER_FILE - 1:
+            files[document].also.append(hit.row)
+    return list(files.values())
+
+
+class SearchLogs:
+    def __init__(self, pool: Pool, collections: Collections, max_first: int) -> None:
+        self._pool = pool
+        self._collections = collections
+        self._max_first = max_first
+
+    async def recent(
+        self,
+        tenant: Tenant,
+        collection: str,
+        start: datetime | None,
+        end: datetime | None,
+        first: int,
+    ) -> list[SearchLog]:
+        check_range("first", first, 1, self._max_first)
+        target = await self._collections.get(tenant, collection)
+        async with self._pool.connection() as conn:
+            return await search_logs.recent(conn, tenant.id, target.id, start, end, first)

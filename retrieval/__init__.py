@@ -1,0 +1,1 @@
+"""Search: pure pieces (request, section references, fusion, highlights), no I/O."""

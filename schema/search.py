@@ -1,0 +1,261 @@
+"""GraphQL types for search, span reads and the search log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Any, cast
+
+import strawberry
+from strawberry.scalars import JSON
+
+from app import search as service
+from app.spans import SpanRequest, SpanText
+from retrieval.request import Filters, Leg, MetadataFilter, Mode, ResultType, SearchRequest
+from schema.relationships import RelationshipPath
+from store.search_logs import SearchLog
+
+SearchMode = strawberry.enum(Mode, description="HYBRID runs the legs together; the others one.")
+SearchLeg = strawberry.enum(Leg)
+SearchResultType = strawberry.enum(
+    ResultType, description="PASSAGE: one span per hit. FILE: per document, up to three spans."
+)
+
+
+@strawberry.enum
+class DiscoveryMethod(Enum):
+    SEMANTIC = "SEMANTIC"
+    KEYWORD = "KEYWORD"
+    SECTION = "SECTION"
+    GRAPH = "GRAPH"
+    IMAGE = "IMAGE"
+
+
+@strawberry.enum
+class SpanUnit(Enum):
+    CHARS = "CHARS"
+    PAGES = "PAGES"
+    SECONDS = "SECONDS"
+    FILE = "FILE"
+
+
+@strawberry.input(description="One metadata condition: equals, or a range (atLeast/atMost).")
+class MetadataFilterInput:
+    key: str
+    equals: JSON | None = None
+    at_least: JSON | None = None
+    at_most: JSON | None = None
+
+
+@strawberry.input
+class SearchFiltersInput:
+    metadata: list[MetadataFilterInput] | None = None
+    document_ids: list[strawberry.ID] | None = None
+    created_from: datetime | None = None
+    created_to: datetime | None = None
+
+    def to_filters(self) -> Filters:
+        return Filters(
+            metadata=tuple(
+                MetadataFilter(m.key, m.equals, m.at_least, m.at_most) for m in self.metadata or []
+            ),
+            document_ids=tuple(str(i) for i in self.document_ids or []),
+            created_from=self.created_from,
+            created_to=self.created_to,
+        )
+
+
+@strawberry.input
+class GraphSearchInput:
+    hops: int = 2
+    as_of: datetime | None = None
+
+
+@strawberry.input
+class SearchInput:
+    collections: list[str]
+    query: str
+    mode: SearchMode = Mode.HYBRID  # type: ignore[valid-type]
+    top_k: int = 10
+    result_type: SearchResultType = ResultType.PASSAGE  # type: ignore[valid-type]
+    filters: SearchFiltersInput | None = None
+    min_score: float | None = None
+    fail_closed: bool = False
+    graph: GraphSearchInput | None = None
+    legs: list[SearchLeg] | None = strawberry.field(  # type: ignore[valid-type]
+        default=None, description="For HYBRID: which legs run (default all four)."
+    )
+
+    def to_request(self) -> SearchRequest:
+        graph = self.graph or GraphSearchInput()
+        return SearchRequest(
+            collections=tuple(self.collections),
+            query=self.query,
+            mode=Mode(self.mode),
+            top_k=self.top_k,
+            result_type=ResultType(self.result_type),
+            filters=self.filters.to_filters() if self.filters else Filters(),
+            min_score=self.min_score,
+            fail_closed=self.fail_closed,
+            hops=graph.hops,
+            as_of=graph.as_of,
+            legs=tuple(Leg(leg) for leg in self.legs) if self.legs is not None else tuple(Leg),
+        )
+
+
+@strawberry.type
+class SearchSpan:
+    unit: SpanUnit
+    start: int
+    end: int
+
+
+@strawberry.type
+class HitDocument:
+    id: strawberry.ID
+    title: str
+    path: str = strawberry.field(description="The document's external id.")
+    content_type: str
+    metadata: JSON
+
+
+@strawberry.type
+class Highlight:
+    term: str
+    start: int
+    end: int
+
+
+@strawberry.type
+class LegTiming:
+    leg: str
+    ms: float
+
+
+@strawberry.type
+class SearchHit:
+    rank: int
+    score: float = strawberry.field(
+        description="Orders hits within this response only; not a confidence value."
+    )
+    source_type: str
+    document: HitDocument
+    section: str | None
+    spans: list[SearchSpan]
+    chunk_text: str
+    context_text: str = strawberry.field(description="About 4,500 characters around the hit.")
+    highlights: list[Highlight]
+    discovery_methods: list[DiscoveryMethod]
+    relationship_path: RelationshipPath | None = strawberry.field(
+        description="For graph hits: from a query entity to an entity this chunk mentions."
+    )
+
+    @classmethod
+    def of(cls, rank: int, hit: service.SearchHit) -> SearchHit:
+        row = hit.row
+        return cls(
+            rank=rank,
+            score=hit.score,
+            source_type=row["source_type"],
+            document=HitDocument(
+                id=strawberry.ID(str(row["document_id"])),
+                title=row["title"],
+                path=row["external_id"],
+                content_type=row["content_type"],
+                metadata=cast(JSON, row["metadata"]),
+            ),
+            section=row["section_path"],
+            spans=[s for r in (row, *hit.also) for s in _spans(r)],
+            chunk_text=row["content"],
+            context_text=row["context"] or row["content"],
+            highlights=[Highlight(term=h.term, start=h.start, end=h.end) for h in hit.highlights],
+            discovery_methods=[DiscoveryMethod(m.value) for m in hit.methods],
+            relationship_path=RelationshipPath.of(hit.path) if hit.path else None,
+        )
+
+
+@strawberry.type
+class SearchResult:
+    query_id: strawberry.ID
+    hits: list[SearchHit]
+    degraded: bool = strawberry.field(description="A leg failed; the others answered.")
+    missing_legs: list[SearchLeg]  # type: ignore[valid-type]
+    timings: list[LegTiming]
+
+    @classmethod
+    def of(cls, outcome: service.SearchOutcome) -> SearchResult:
+        return cls(
+            query_id=strawberry.ID(str(outcome.query_id)),
+            hits=[SearchHit.of(i + 1, hit) for i, hit in enumerate(outcome.hits)],
+            degraded=outcome.degraded,
+            missing_legs=list(outcome.missing_legs),
+            timings=[LegTiming(leg=k, ms=v) for k, v in outcome.timings_ms.items()],
+        )
+
+
+@strawberry.input
+class SpanInput:
+    document_id: strawberry.ID
+    unit: SpanUnit
+    start: int = 0
+    end: int = 0
+
+    def to_request(self) -> SpanRequest:
+        return SpanRequest(str(self.document_id), self.unit.value, self.start, self.end)
+
+
+@strawberry.type
+class SpanContent:
+    document_id: strawberry.ID
+    unit: SpanUnit
+    start: int
+    end: int
+    text: str
+
+    @classmethod
+    def of(cls, found: SpanText) -> SpanContent:
+        span = found.request
+        return cls(
+            document_id=strawberry.ID(span.document_id),
+            unit=SpanUnit(span.unit),
+            start=span.start,
+            end=span.end,
+            text=found.text,
+        )
+
+
+@strawberry.type
+class SearchLogEntry:
+    query_id: strawberry.ID
+    query: str
+    mode: str
+    result_count: int
+    top_score: float | None
+    latency_ms: float
+    degraded: bool
+    missing_legs: list[str]
+    created_at: datetime
+
+    @classmethod
+    def of(cls, entry: SearchLog) -> SearchLogEntry:
+        return cls(
+            query_id=strawberry.ID(str(entry.id)),
+            query=entry.query,
+            mode=entry.mode,
+            result_count=entry.result_count,
+            top_score=entry.top_score,
+            latency_ms=entry.latency_ms,
+            degraded=entry.degraded,
+            missing_legs=list(entry.missing_legs),
+            created_at=entry.created_at,
+        )
+
+
+def _spans(row: dict[str, Any]) -> list[SearchSpan]:
+    if row["source_type"] == "RECORD":
+        return [SearchSpan(unit=SpanUnit.FILE, start=0, end=0)]
+    spans = [SearchSpan(unit=SpanUnit.CHARS, start=row["char_start"], end=row["char_end"])]
+    pages = [n for n, s, e in row["pages"] or [] if s < row["char_end"] and e > row["char_start"]]
+    if pages:
+        spans.append(SearchSpan(unit=SpanUnit.PAGES, start=min(pages), end=max(pages)))
+    return spans

@@ -1,0 +1,82 @@
+"""The documents one search may read: one tenant's collection, narrowed by filters.
+
+The tenant and the collection come first in every clause; a filter can only narrow them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from psycopg.types.json import Jsonb
+
+
+@dataclass(frozen=True)
+class RangeFilter:
+    key: str
+    at_least: Any = None
+    at_most: Any = None
+
+
+@dataclass(frozen=True)
+class Scope:
+    tenant_id: UUID
+    collection_id: UUID
+    equals: dict[str, Any] = field(default_factory=dict)  # metadata key -> value
+    ranges: tuple[RangeFilter, ...] = ()
+    document_ids: tuple[UUID, ...] | None = None
+    created_from: datetime | None = None
+    created_to: datetime | None = None
+
+    @property
+    def narrowed(self) -> bool:
+        return bool(
+            self.equals
+            or self.ranges
+            or self.document_ids is not None
+            or self.created_from
+            or self.created_to
+        )
+
+    def documents_clause(self, alias: str = "d") -> tuple[str, list[Any]]:
+        """SQL conditions on a documents row `alias`, and their parameters."""
+        sql = [f"{alias}.tenant_id = %s", f"{alias}.collection_id = %s"]
+        params: list[Any] = [self.tenant_id, self.collection_id]
+        if self.equals:
+            sql.append(f"{alias}.metadata @> %s")
+            params.append(Jsonb(self.equals))
+        for r in self.ranges:
+            clause, values = _range(alias, r)
+            sql.append(clause)
+            params += values
+        if self.document_ids is not None:
+            sql.append(f"{alias}.id = ANY(%s)")
+            params.append(list(self.document_ids))
+        if self.created_from is not None:
+            sql.append(f"{alias}.created_at >= %s")
+            params.append(self.created_from)
+        if self.created_to is not None:
+            sql.append(f"{alias}.created_at < %s")
+            params.append(self.created_to)
+        return " AND ".join(sql), params
+
+
+def _range(alias: str, r: RangeFilter) -> tuple[str, list[Any]]:
+    """Numbers compare as numbers (only against number values), text as text."""
+    bound = r.at_least if r.at_least is not None else r.at_most
+    numeric = isinstance(bound, int | float) and not isinstance(bound, bool)
+    value = (
+        f"(CASE WHEN jsonb_typeof({alias}.metadata -> %s) = 'number'"
+        f" THEN ({alias}.metadata ->> %s)::numeric END)"
+        if numeric
+        else f"({alias}.metadata ->> %s)"
+    )
+    keys = [r.key, r.key] if numeric else [r.key]
+    sql, params = [], []
+    for operator, limit in ((">=", r.at_least), ("<=", r.at_most)):
+        if limit is not None:
+            sql.append(f"{value} {operator} %s" + ("::numeric" if numeric else ""))
+            params += [*keys, limit if numeric else str(limit)]
+    return "(" + " AND ".join(sql) + ")", params

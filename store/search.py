@@ -1,0 +1,161 @@
+"""Search reads: the dense and section legs, hit details, and vectors of candidates.
+
+Dense search runs over the ~500-character windows (`small` chunks) and projects hits onto
+the main chunks they overlap. Small scopes are scanned exactly; large ones go through the
+HNSW index with iterative scans, re-sorted after a materialized CTE because relaxed order
+may return rows slightly out of order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+from numpy.typing import NDArray
+from psycopg.rows import dict_row
+
+from store.pool import Conn
+from store.scope import Scope
+
+EXACT_MAX_VECTORS = 20_000
+EXACT_MAX_DOCUMENTS = 500
+WINDOWS_PER_HIT = 4  # windows fetched per wanted main chunk: several may share one
+
+
+async def is_small(conn: Conn, scope: Scope) -> bool:
+    """At most 500 documents or 20,000 vectors: an exact scan is fast and has full recall."""
+    clause, params = scope.documents_clause()
+    cursor = await conn.execute(
+        f"SELECT count(*) FROM (SELECT 1 FROM documents d WHERE {clause} LIMIT %s) x",
+        [*params, EXACT_MAX_DOCUMENTS + 1],
+    )
+    if (await _one(cursor)) <= EXACT_MAX_DOCUMENTS:
+        return True
+    cursor = await conn.execute(
+        f"SELECT count(*) FROM (SELECT 1 FROM chunks c JOIN documents d ON d.id = c.document_id"
+        f" WHERE {clause} AND c.kind = 'small' LIMIT %s) x",
+        [*params, EXACT_MAX_VECTORS + 1],
+    )
+    return (await _one(cursor)) <= EXACT_MAX_VECTORS
+
+
+async def dense_exact(
+    conn: Conn, scope: Scope, vector: NDArray[np.float32], limit: int
+) -> list[tuple[UUID, float]]:
+    clause, params = scope.documents_clause()
+    sql = (
+        "WITH w AS MATERIALIZED (SELECT c.id, c.embedding <=> %s AS distance FROM chunks c"
+        f" JOIN documents d ON d.id = c.document_id WHERE {clause} AND c.kind = 'small'"
+        " AND c.embedding IS NOT NULL ORDER BY distance LIMIT %s)" + _PROJECT
+    )
+    cursor = await conn.execute(sql, [vector, *params, limit * WINDOWS_PER_HIT, limit])
+    return [(row[0], float(row[1])) for row in await cursor.fetchall()]
+
+
+async def dense_hnsw(
+    conn: Conn, scope: Scope, vector: NDArray[np.float32], limit: int, ef_search: int
+) -> list[tuple[UUID, float]]:
+    """Through the per-dimension HNSW index (see migration 0007); `conn` must be in a
+    transaction, for SET LOCAL."""
+    dim = int(vector.shape[0])
+    clause, params = scope.documents_clause()
+    await conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
+    await conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    documents = f" AND c.document_id IN (SELECT d.id FROM documents d WHERE {clause})"
+    sql = (
+        f"WITH w AS MATERIALIZED (SELECT c.id, c.embedding::vector({dim}) <=> %s AS distance"
+        " FROM chunks c WHERE c.tenant_id = %s AND c.collection_id = %s AND c.kind = 'small'"
+        f" AND vector_dims(c.embedding) = {dim}"
+        + (documents if scope.narrowed else "")
+        + f" ORDER BY c.embedding::vector({dim}) <=> %s LIMIT %s)"
+        + _PROJECT
+    )
+    narrowing = params if scope.narrowed else []
+    values = [vector, scope.tenant_id, scope.collection_id, *narrowing, vector]
+    cursor = await conn.execute(sql, [*values, limit * WINDOWS_PER_HIT, limit])
+    return [(row[0], float(row[1])) for row in await cursor.fetchall()]
+
+
+_PROJECT = (
+    " SELECT l.main_id, 1 - min(w.distance) AS similarity FROM w"
+    " JOIN chunk_links l ON l.window_id = w.id JOIN chunks m ON m.id = l.main_id"
+    " AND m.kind = 'main' GROUP BY l.main_id ORDER BY similarity DESC, l.main_id LIMIT %s"
+)
+
+
+async def section_chunks(conn: Conn, scope: Scope, labels: list[str], limit: int) -> list[UUID]:
+    """Main chunks of the sections carrying one of `labels`, in document order."""
+    clause, params = scope.documents_clause()
+    cursor = await conn.execute(
+        "SELECT c.id FROM sections s JOIN documents d ON d.id = s.document_id"
+        " JOIN chunks c ON c.document_id = s.document_id AND c.kind = 'main'"
+        " AND c.char_start < s.char_end AND c.char_end > s.char_start"
+        f" WHERE {clause} AND lower(normalize(s.label, NFKC)) = ANY(%s)"
+        " ORDER BY s.level DESC, d.id, c.char_start LIMIT %s",
+        [*params, labels, limit],
+    )
+    return list(dict.fromkeys(row[0] for row in await cursor.fetchall()))
+
+
+@dataclass(frozen=True)
+class ChunkVector:
+    chunk_id: UUID
+    similarity: float
+    vector: NDArray[np.float32]
+
+
+async def candidate_vectors(
+    conn: Conn, tenant_id: UUID, chunk_ids: list[UUID], vector: NDArray[np.float32]
+) -> dict[UUID, ChunkVector]:
+    """For each main chunk, its window most similar to the query, and that similarity."""
+    cursor = await conn.execute(
+        "SELECT DISTINCT ON (l.main_id) l.main_id, 1 - (w.embedding <=> %s), w.embedding"
+        " FROM chunk_links l JOIN chunks w ON w.id = l.window_id AND w.kind = 'small'"
+        " WHERE l.main_id = ANY(%s) AND l.tenant_id = %s AND w.embedding IS NOT NULL"
+        " ORDER BY l.main_id, w.embedding <=> %s",
+        (vector, chunk_ids, tenant_id, vector),
+    )
+    return {
+        row[0]: ChunkVector(row[0], float(row[1]), _array(row[2]))
+        for row in await cursor.fetchall()
+    }
+
+
+async def hit_rows(
+    conn: Conn, tenant_id: UUID, chunk_ids: list[UUID]
+) -> dict[UUID, dict[str, Any]]:
+    """Main chunks with their document, section path and surrounding large window."""
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(_HITS, (chunk_ids, tenant_id))
+        return {row["chunk_id"]: row for row in await cursor.fetchall()}
+
+
+_HITS = """
+SELECT c.id AS chunk_id, c.document_id, c.char_start, c.char_end, c.content,
+       d.title, d.external_id, d.content_type, d.metadata, d.source_type, d.pages,
+       d.collection_id, s.path AS section_path,
+       w.content AS context, w.char_start AS context_start, w.char_end AS context_end
+FROM chunks c
+JOIN documents d ON d.id = c.document_id
+LEFT JOIN sections s ON s.id = c.section_id
+LEFT JOIN LATERAL (
+    SELECT w.content, w.char_start, w.char_end FROM chunk_links l
+    JOIN chunks w ON w.id = l.window_id AND w.kind = 'large'
+    WHERE l.main_id = c.id
+    ORDER BY abs((w.char_start + w.char_end) - (c.char_start + c.char_end)) LIMIT 1
+) w ON true
+WHERE c.id = ANY(%s) AND c.tenant_id = %s AND c.kind = 'main'
+"""
+
+
+async def _one(cursor: Any) -> int:
+    row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def _array(value: Any) -> NDArray[np.float32]:
+    """pgvector's Vector (or a plain sequence) as a float32 array."""
+    raw = value.to_numpy() if hasattr(value, "to_numpy") else value
+    return np.asarray(raw, dtype=np.float32)
