@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
 
-.PHONY: setup run test lint bench clean services-down
+.PHONY: setup run test lint bench bench-quality clean services-down
 
 setup: $(VENV)/.installed $(LAUNCHER)
 
@@ -35,6 +35,9 @@ bench: setup
 	$(BIN)/python -m bench.ingestion
 	$(BIN)/python -m bench.graph
 	$(BIN)/python -m bench.relationships
+
+bench-quality: setup
+	$(BIN)/python -m bench.quality
 
 services-down: setup
 	$(BIN)/trellis services down

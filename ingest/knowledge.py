@@ -8,12 +8,13 @@ and the date their sentence names.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from uuid import UUID
 
 from ingest.dates import DateValue
 from ingest.extraction import ChunkGraph, Fact, Mention
 from ingest.resolution import ResolvedEntity, resolve
+from ingest.titles import TitleSubject, title_mention
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,17 @@ class DocumentGraph:
     notes: list[str] = field(default_factory=list)
 
 
-def build(text: str, chunks: list[MainChunk], graphs: list[ChunkGraph]) -> DocumentGraph:
+def build(
+    text: str,
+    chunks: list[MainChunk],
+    graphs: list[ChunkGraph],
+    subject: TitleSubject | None = None,
+) -> DocumentGraph:
+    if subject is not None:
+        graphs = [
+            replace(g, mentions=[*g.mentions, title_mention(subject, c.start)])
+            for c, g in zip(chunks, graphs, strict=True)
+        ]
     all_mentions: list[Mention] = [m for g in graphs for m in g.mentions]
     entities, owner = resolve(text, all_mentions)
     result = DocumentGraph(entities=entities)

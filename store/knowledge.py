@@ -24,6 +24,7 @@ class GraphDocument:
     collection_id: UUID
     version: int
     body: str
+    title: str
 
 
 async def load_document(
@@ -31,7 +32,8 @@ async def load_document(
 ) -> tuple[GraphDocument, list[MainChunk]] | None:
     async with conn.cursor(row_factory=class_row(GraphDocument)) as cursor:
         await cursor.execute(
-            "SELECT id, tenant_id, collection_id, version, body FROM documents WHERE id = %s",
+            "SELECT id, tenant_id, collection_id, version, body, title FROM documents"
+            " WHERE id = %s",
             (document_id,),
         )
         doc = await cursor.fetchone()

@@ -46,10 +46,12 @@ class Stack:
 
 
 @contextmanager
-def local_stack(**extra_env: str) -> Iterator[Stack]:
-    """Start a fresh Neo4j and PostgreSQL in a temporary folder; stop and delete them after."""
+def local_stack(keep_in: Path | None = None, **extra_env: str) -> Iterator[Stack]:
+    """Start a fresh Neo4j and PostgreSQL in a temporary folder; stop and delete them after.
+    With `keep_in`, the databases live in that folder and stay there for the next run."""
     TEST_DATA_ROOT.mkdir(parents=True, exist_ok=True)
-    data_dir = Path(tempfile.mkdtemp(prefix="stack-", dir=TEST_DATA_ROOT))
+    data_dir = keep_in or Path(tempfile.mkdtemp(prefix="stack-", dir=TEST_DATA_ROOT))
+    data_dir.mkdir(parents=True, exist_ok=True)
     env = {"TRELLIS_DATA_DIR": str(data_dir), "NEO4J_BOLT_PORT": str(free_port()), **extra_env}
     settings = Settings.from_env(env)
     neo4j = LocalNeo4j(data_dir / "neo4j", settings.neo4j.local_bolt_port)
@@ -61,7 +63,8 @@ def local_stack(**extra_env: str) -> Iterator[Stack]:
     finally:
         neo4j.stop()
         postgres.stop()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        if keep_in is None:
+            shutil.rmtree(data_dir, ignore_errors=True)
 
 
 @contextmanager
