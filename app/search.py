@@ -20,6 +20,7 @@ from uuid import UUID
 import numpy as np
 from numpy.typing import NDArray
 
+from app import ranking
 from app import search_legs as legs
 from app.backend_errors import as_backend_unavailable
 from app.collections import Collections
@@ -28,11 +29,12 @@ from app.embedders import Embedders
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
 from app.linking import EntityLinker
+from app.ranking import Candidate
 from app.relationships import RelationshipPath
+from app.reranker import Reranker, RerankerError
 from app.search_input import check_request, scope_of
 from app.search_legs import LegResult, QueryVectors
 from graph.temporal import TimeFilter
-from retrieval.fusion import mmr, normalised, reciprocal_rank_fusion
 from retrieval.highlights import Highlight, highlights
 from retrieval.request import Leg, Mode, ResultType, SearchRequest
 from store import search as rows
@@ -40,25 +42,13 @@ from store import search_logs
 from store.collections import Collection
 from store.pool import Pool
 from store.scope import Scope
-from store.search import ChunkVector
 from store.search_logs import SearchLog
 from store.tenants import Tenant
 
 log = logging.getLogger(__name__)
 
 LEG_TIMEOUT_SECONDS = {Leg.SEMANTIC: 5.0, Leg.KEYWORD: 5.0, Leg.SECTION: 3.0, Leg.GRAPH: 5.0}
-CANDIDATES = 50
-SECTION_BOOST = 10.0  # a named section leads the order
-BLEND = (0.6, 0.25, 0.15)  # vector similarity, retrieval relevance, importance
 MAX_SPANS_PER_FILE = 3
-
-
-@dataclass
-class Candidate:
-    chunk_id: UUID
-    score: float
-    methods: list[Leg]
-    path: RelationshipPath | None = None
 
 
 @dataclass
@@ -97,6 +87,7 @@ class Search:
         embedders: Embedders,
         linker: EntityLinker,
         discovery: GraphDiscovery,
+        reranker: Reranker | None = None,
     ) -> None:
         self._pool = pool
         self._collections = collections
@@ -104,6 +95,11 @@ class Search:
         self._linker = linker
         self._discovery = discovery
         self._vectors = QueryVectors()
+        self._reranker = reranker
+
+    async def close(self) -> None:
+        if self._reranker is not None:
+            await self._reranker.close()
 
     async def search(self, tenant: Tenant, request: SearchRequest) -> SearchOutcome:
         started = time.perf_counter()
@@ -172,7 +168,7 @@ class Search:
         request: SearchRequest,
         vector_task: asyncio.Task[NDArray[np.float32]],
     ) -> LegResult:
-        wanted = max(CANDIDATES, request.top_k)
+        wanted = max(ranking.CANDIDATES, request.top_k)
         if leg is Leg.SEMANTIC:
             return await legs.dense(self._pool, scope, await vector_task, wanted)
         if leg is Leg.KEYWORD:
@@ -199,14 +195,33 @@ class Search:
         results: dict[Leg, LegResult],
         vector: NDArray[np.float32] | None,
     ) -> list[Candidate]:
-        fused = reciprocal_rank_fusion({leg.value: r.ranked for leg, r in results.items()})
-        ids = sorted(fused, key=lambda c: (-fused[c], str(c)))[:CANDIDATES]
-        candidates = [_candidate(c, fused[c], results) for c in ids]
-        if request.mode is not Mode.HYBRID or vector is None or not candidates:
+        candidates = ranking.fuse(results)
+        if request.mode is not Mode.HYBRID or not candidates:
+            return candidates
+        if self._reranker is not None:
+            return await self._rerank(tenant, request, candidates)
+        if vector is None:
             return candidates
         async with self._pool.connection() as conn:
+            ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
-        return _blend_and_diversify(candidates, vectors, results, max(request.top_k, 10))
+        return ranking.blend(candidates, vectors, request.top_k)
+
+    async def _rerank(
+        self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]
+    ) -> list[Candidate]:
+        """The reranker orders the head; if it fails, fusion's order stands."""
+        assert self._reranker is not None
+        head = candidates[: ranking.head_size(request.top_k)]
+        async with self._pool.connection() as conn:
+            texts = await rows.hit_rows(conn, tenant.id, [c.chunk_id for c in head])
+        documents = [texts[c.chunk_id]["content"] if c.chunk_id in texts else "" for c in head]
+        try:
+            scores = await self._reranker.scores(request.query, documents)
+        except RerankerError as error:
+            log.warning("reranker failed, keeping the fused order: %s", error)
+            return candidates
+        return ranking.reranked(candidates, scores, request.top_k)
 
     async def _outcome(
         self, tenant: Tenant, request: SearchRequest, collected: list[_Collected]
@@ -291,45 +306,6 @@ async def _vector_or_none(task: asyncio.Task[NDArray[np.float32]]) -> NDArray[np
         return await task
     except Exception:
         return None
-
-
-def _candidate(chunk: UUID, score: float, results: dict[Leg, LegResult]) -> Candidate:
-    methods = [leg for leg, r in results.items() if chunk in r.scores]
-    graph = results.get(Leg.GRAPH)
-    path = graph.paths.get(chunk) if graph is not None else None
-    if Leg.SECTION in methods:
-        score += SECTION_BOOST
-    return Candidate(chunk, score, methods, path)
-
-
-def _blend_and_diversify(
-    candidates: list[Candidate],
-    vectors: dict[UUID, ChunkVector],
-    results: dict[Leg, LegResult],
-    k: int,
-) -> list[Candidate]:
-    """Blend vector similarity, the fused retrieval relevance and importance (1.0 until
-    engagement feedback exists), then pick with MMR."""
-    relevance = normalised({c.chunk_id: c.score for c in candidates})
-    vec_w, rel_w, imp_w = BLEND
-    for c in candidates:
-        similarity = vectors[c.chunk_id].similarity if c.chunk_id in vectors else 0.0
-        boost = SECTION_BOOST if Leg.SECTION in c.methods else 0.0
-        c.score = vec_w * similarity + rel_w * relevance[c.chunk_id] + imp_w * 1.0 + boost
-    by_id = {c.chunk_id: c for c in candidates}
-    order = mmr(
-        sorted(by_id, key=lambda i: -by_id[i].score),
-        {i: c.score for i, c in by_id.items()},
-        lambda a, b: _cosine(vectors, a, b),
-        k,
-    )
-    return [by_id[i] for i in order]
-
-
-def _cosine(vectors: dict[UUID, ChunkVector], a: UUID, b: UUID) -> float:
-    if a not in vectors or b not in vectors:
-        return 0.0
-    return float(np.dot(vectors[a].vector, vectors[b].vector))
 
 
 def _merge(lists: list[list[Candidate]]) -> list[Candidate]:

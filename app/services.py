@@ -23,6 +23,7 @@ from app.ingestion import Ingestion
 from app.linking import EntityLinker
 from app.projection import GraphProjector
 from app.relationships import Relationships
+from app.reranker import Reranker
 from app.search import Search, SearchLogs
 from app.settings import Settings
 from app.spans import Spans
@@ -59,6 +60,7 @@ class Services:
     search_logs: SearchLogs
 
     async def close(self) -> None:
+        await self.search.close()
         await self.graph.close()
         await self.pool.close()
 
@@ -111,7 +113,14 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         relationships=Relationships(graph, entities),
         themes=Themes(pool, collections, settings.graph_max_first),
         discovery=discovery,
-        search=Search(pool, collections, embedders, EntityLinker(settings.spacy_model), discovery),
+        search=Search(
+            pool,
+            collections,
+            embedders,
+            EntityLinker(settings.spacy_model),
+            discovery,
+            _reranker(settings),
+        ),
         spans=Spans(pool),
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
     )
@@ -121,3 +130,10 @@ def _startup_failure(error: Exception, backend: str) -> BackendUnavailable:
     text = str(error).strip()
     reason = text.splitlines()[0] if text else type(error).__name__
     return BackendUnavailable(backend, reason)
+
+
+def _reranker(settings: Settings) -> Reranker | None:
+    config = settings.reranker
+    if config.url is None or config.model is None:
+        return None
+    return Reranker(config.url, config.model, config.api_key)
