@@ -8,6 +8,7 @@ import re
 import threading
 from uuid import UUID
 
+from ingest._stopwords import ENGLISH as STOPWORDS
 from ingest.extraction import Extractor
 from ingest.resolution import normalise
 from store.pool import Conn
@@ -27,11 +28,11 @@ class EntityLinker:
     async def link(self, conn: Conn, tenant_id: UUID, collection_id: UUID, query: str) -> list[str]:
         keys = await asyncio.to_thread(self._keys, query)
         cursor = await conn.execute(
-            "SELECT id::text FROM entities WHERE tenant_id = %s AND collection_id = %s"
+            "SELECT id::text, key FROM entities WHERE tenant_id = %s AND collection_id = %s"
             " AND key = ANY(%s) ORDER BY id",
             (tenant_id, collection_id, sorted(keys)),
         )
-        return [row[0] for row in await cursor.fetchall()]
+        return longest({ident: key for ident, key in await cursor.fetchall()})
 
     def _keys(self, query: str) -> set[str]:
         named = {normalise(m.text) for m in self._get().mentions(query)}
@@ -45,18 +46,37 @@ class EntityLinker:
 
 
 def name_candidates(query: str) -> set[str]:
-    """Normalised word n-grams that could be a name: one word at least is capitalised (or
-    in a script without case)."""
-    words = _WORD.findall(query)
+    """Normalised word n-grams that could be a name: one word at least is capitalised (or in
+    a script without case), and a lone word is no stopword. Keys keep the punctuation
+    between words ("Gaby: A True Story")."""
+    words = list(_WORD.finditer(query))
     found = set()
     for n in range(1, MAX_NGRAM + 1):
         for start in range(len(words) - n + 1):
             gram = words[start : start + n]
-            if any(_name_like(w) for w in gram):
-                found.add(normalise(" ".join(gram)))
+            if not any(_name_like(w.group()) for w in gram):
+                continue
+            if n == 1 and gram[0].group().lower() in STOPWORDS:
+                continue
+            found.add(normalise(query[gram[0].start() : gram[-1].end()]))
     return found
 
 
 def _name_like(word: str) -> bool:
     first = word[0]
     return first.isupper() or (first.isalpha() and not first.islower() and not first.isupper())
+
+
+def longest(names: dict[str, str]) -> list[str]:
+    """Entity ids whose key is not part of a longer linked key: "Andy" goes when "Andy
+    Summers" is linked too."""
+    keys = set(names.values())
+    return [
+        ident
+        for ident, key in names.items()
+        if not any(other != key and _contains_words(other, key) for other in keys)
+    ]
+
+
+def _contains_words(longer: str, shorter: str) -> bool:
+    return f" {shorter} " in f" {longer} "

@@ -35,7 +35,8 @@ _DROP_MENTIONS = (
 _MENTIONS = (
     "UNWIND $rows AS row MATCH (e:Entity {id: row.entity_id}), (c:Chunk {id: row.chunk_id})"
     " MERGE (e)-[r:MENTIONED_IN]->(c)"
-    " SET r.count = row.count, r.spans = row.spans, r.document_id = row.document_id"
+    " SET r.count = row.count, r.weight = row.weight, r.spans = row.spans,"
+    " r.document_id = row.document_id"
 )
 _DROP_COOCCURS = "UNWIND $ids AS doc MATCH ()-[r:CO_OCCURS]->() WHERE r.document_id = doc DELETE r"
 _COOCCURS = (

@@ -15,14 +15,14 @@ from graph.expansion import scan_per_node
 _ENTITY_TO_CHUNKS = (
     "UNWIND $ids AS id MATCH (e:Entity {id: id, tenant_id: $tenant})"
     " CALL (e) { MATCH (e)-[m:MENTIONED_IN]->(c:Chunk) WITH c, m LIMIT $scan RETURN c, m"
-    " ORDER BY m.count DESC, c.id LIMIT $limit }"
-    " RETURN e.id AS entity, c.id AS chunk, m.count AS weight"
+    " ORDER BY coalesce(m.weight, m.count) DESC, c.id LIMIT $limit }"
+    " RETURN e.id AS entity, c.id AS chunk, coalesce(m.weight, m.count) AS weight"
 )
 _CHUNK_TO_ENTITIES = (
     "UNWIND $ids AS id MATCH (c:Chunk {id: id, tenant_id: $tenant})"
     " CALL (c) { MATCH (c)<-[m:MENTIONED_IN]-(e:Entity) WITH e, m LIMIT $scan RETURN e, m"
-    " ORDER BY m.count DESC, e.id LIMIT $limit }"
-    " RETURN e.id AS entity, c.id AS chunk, m.count AS weight"
+    " ORDER BY coalesce(m.weight, m.count) DESC, e.id LIMIT $limit }"
+    " RETURN e.id AS entity, c.id AS chunk, coalesce(m.weight, m.count) AS weight"
 )
 
 

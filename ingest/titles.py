@@ -17,6 +17,7 @@ from ingest.extraction import Mention
 from ingest.resolution import normalise
 
 TITLE_LABEL = "TITLE"
+SUBJECT_WEIGHT = 3  # a title mention's weight on the entity-chunk edge
 UNKNOWN_GROUP = "TOPIC"
 MAX_WORDS = 8
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")

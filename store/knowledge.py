@@ -12,6 +12,7 @@ from psycopg.types.json import Jsonb
 
 from ingest.knowledge import DocumentGraph, MainChunk
 from ingest.resolution import is_multiword
+from ingest.titles import SUBJECT_WEIGHT, UNKNOWN_GROUP
 from store import functional, themes
 from store._copy import copy_rows
 from store.pool import Conn
@@ -110,6 +111,8 @@ async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph)
     if not graph.entities:
         return []
     groups = await _collection_groups(conn, doc.collection_id, graph)
+    # Two of the document's entities may now share (key, type): insert each pair once.
+    rows = {(e.key, g): e for e, g in reversed(list(zip(graph.entities, groups, strict=True)))}
     cursor = await conn.execute(
         "INSERT INTO entities (tenant_id, collection_id, key, type, name, aliases)"
         " SELECT %s, %s, k, t, n, a FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[])"
@@ -121,10 +124,10 @@ async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph)
         (
             doc.tenant_id,
             doc.collection_id,
-            [e.key for e in graph.entities],
-            groups,
-            [e.name for e in graph.entities],
-            [chr(31).join(e.aliases) for e in graph.entities],
+            [key for key, _ in rows],
+            [group for _, group in rows],
+            [e.name for e in rows.values()],
+            [chr(31).join(e.aliases) for e in rows.values()],
         ),
     )
     by_key = {(key, kind): ident for key, kind, ident in await cursor.fetchall()}
@@ -132,15 +135,26 @@ async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph)
 
 
 async def _collection_groups(conn: Conn, collection_id: UUID, graph: DocumentGraph) -> list[str]:
-    """A multi-word name the collection already knows keeps the type it already has."""
-    names = [e.key for e in graph.entities if is_multiword(e.key)]
+    """A multi-word name the collection already knows keeps the type it already has; so does
+    a document's title subject, and a name that is already some page's title subject
+    (see ingest/titles.py)."""
     cursor = await conn.execute(
-        "SELECT DISTINCT ON (key) key, type FROM entities"
-        " WHERE collection_id = %s AND key = ANY(%s) ORDER BY key, id",
-        (collection_id, names),
+        "SELECT key, type FROM entities WHERE collection_id = %s AND key = ANY(%s)"
+        " ORDER BY key, id",
+        (collection_id, [e.key for e in graph.entities]),
     )
-    known: dict[str, str] = dict(await cursor.fetchall())
-    return [known.get(e.key, e.group) if is_multiword(e.key) else e.group for e in graph.entities]
+    known: dict[str, list[str]] = {}
+    for key, kind in await cursor.fetchall():
+        known.setdefault(key, []).append(kind)
+    return [_group(e.key, e.group, known.get(e.key, [])) for e in graph.entities]
+
+
+def _group(key: str, group: str, known: list[str]) -> str:
+    if not known or group in known:
+        return group
+    if is_multiword(key) or group == UNKNOWN_GROUP:
+        return known[0]
+    return UNKNOWN_GROUP if UNKNOWN_GROUP in known else group
 
 
 async def _record_facts(
@@ -233,12 +247,15 @@ async def projection(conn: Conn, doc: GraphDocument) -> DocumentProjection:
             doc.id,
         ),
         entities=await entity_rows(conn, await entity_ids_of(conn, doc.id)),
-        mentions=await _dicts(
-            conn,
-            "SELECT entity_id::text, chunk_id::text, count, spans"
-            " FROM mentions WHERE document_id = %s",
-            doc.id,
-        ),
+        mentions=[
+            {**m, "weight": mention_weight(m["spans"])}
+            for m in await _dicts(
+                conn,
+                "SELECT entity_id::text, chunk_id::text, count, spans"
+                " FROM mentions WHERE document_id = %s",
+                doc.id,
+            )
+        ],
         cooccurrences=await _dicts(
             conn,
             "SELECT entity_a::text AS a, entity_b::text AS b,"
@@ -297,3 +314,10 @@ async def documents_mentioning(
         (tenant_id, entity_id, count, count, last, limit),
     )
     return [(n, document_id) for n, document_id in await cursor.fetchall()]
+
+
+def mention_weight(spans: list[int]) -> int:
+    """Mentions in the text count 1 each; the title's (an empty span) counts SUBJECT_WEIGHT:
+    a chunk is most strongly tied to the entity it is about."""
+    pairs = zip(spans[0::2], spans[1::2], strict=True)
+    return sum(SUBJECT_WEIGHT if start == end else 1 for start, end in pairs)
