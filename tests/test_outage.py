@@ -54,6 +54,36 @@ def test_neo4j_down_then_back(client: GraphQLClient, outage_stack: Stack) -> Non
     assert client.http.get("/readyz").status_code == 200
 
 
+SEARCH = (
+    "query($i: SearchInput!) { search(input: $i) { degraded missingLegs"
+    " hits { discoveryMethods document { path } } } }"
+)
+
+
+def test_search_degrades_without_neo4j(client: GraphQLClient, outage_stack: Stack) -> None:
+    client.data('mutation { createCollection(name: "degrade") { id } }')
+    client.data(
+        'mutation($d: [DocumentInput!]!) { ingestDocuments(collection: "degrade",'
+        " documents: $d, wait: true) { job { id } } }",
+        d=[{"externalId": "a", "text": "Ada Lovelace wrote the first program."}],
+    )
+    query = {"collections": ["degrade"], "query": "Ada Lovelace program"}
+    outage_stack.neo4j.stop()
+    try:
+        found = client.data(SEARCH, i=query)["search"]
+        assert found["degraded"] and found["missingLegs"] == ["GRAPH"]
+        assert [h["document"]["path"] for h in found["hits"]] == ["a"]
+        closed = client.post(SEARCH, i={**query, "failClosed": True})
+        assert closed["errors"][0]["extensions"]["code"] == "DEGRADED_RESULT"
+        graph_only = client.post(SEARCH, i={**query, "mode": "GRAPH"})
+        extensions = graph_only["errors"][0]["extensions"]
+        assert extensions["code"] == "SERVICE_UNAVAILABLE" and extensions["leg"] == "GRAPH"
+        keyword = client.data(SEARCH, i={**query, "mode": "KEYWORD"})["search"]
+        assert not keyword["degraded"] and keyword["hits"]
+    finally:
+        outage_stack.neo4j.start()
+
+
 def test_postgres_down_then_back(client: GraphQLClient, outage_stack: Stack) -> None:
     outage_stack.postgres.stop()
     try:
