@@ -1,12 +1,14 @@
 """From the legs' rankings to the final order of one collection's candidates.
 
-1. Reciprocal Rank Fusion on positions. The graph leg weighs more when the query named
-   entities the collection knows: multi-hop answers live in passages that never repeat the
-   query's words, and equal-weight fusion drowns them (measured on 2Wiki, bench/RESULTS.md).
+1. Reciprocal Rank Fusion on positions. When the query names entities the collection knows,
+   the graph leg leads (weight GRAPH_LEAD): multi-hop answers live in passages that never
+   repeat the query's words, and equal-weight fusion drowns them.
 2. The head of the fused list (twice the hits asked for, at least 10) is re-scored: by the
-   reranker when one is configured, else by the blend 60% vector similarity, 25% fused
-   relevance, 15% importance (1.0 until engagement feedback exists), and diversified by MMR.
-   The head stays above the tail, so what fusion found is re-ordered, never dropped.
+   reranker when one is configured; else, when the graph did not lead, by the blend 60%
+   vector similarity, 25% fused relevance, 15% importance (1.0 until engagement feedback
+   exists). A graph-led head keeps the fused order: on 2Wiki the vector blend cost it 3 points
+   of R@2 (bench/RESULTS.md). MMR then keeps near-duplicates apart. The head stays above
+   the tail, so what fusion found is re-ordered, never dropped.
 3. A chunk of a section the query names leads the order.
 """
 
@@ -24,11 +26,12 @@ from retrieval.request import Leg
 from store.search import ChunkVector
 
 CANDIDATES = 50
-GRAPH_LEAD = 2.0  # RRF weight of the graph leg when the query links to known entities
+GRAPH_LEAD = 16.0  # RRF weight of the graph leg when the query links to known entities
 BLEND = (0.6, 0.25, 0.15)  # vector similarity, fused relevance, importance
 IMPORTANCE = 1.0
 SECTION_BOOST = 10.0
 HEAD_BONUS = 1.0  # lifts the re-scored head above the tail (blend scores are at most 1)
+MMR_TRADE_OFF = 0.7  # relevance against novelty
 
 
 @dataclass
@@ -53,12 +56,16 @@ def head_size(top_k: int) -> int:
 
 
 def blend(
-    candidates: list[Candidate], vectors: dict[UUID, ChunkVector], top_k: int
+    candidates: list[Candidate],
+    vectors: dict[UUID, ChunkVector],
+    top_k: int,
+    graph_led: bool,
 ) -> list[Candidate]:
-    """Re-score and re-order the head by the blend, then MMR within it."""
+    """Re-score and re-order the head by the blend (fused relevance alone when the graph led),
+    then MMR within it."""
     relevance = normalised({c.chunk_id: c.score for c in candidates})
     head, tail = candidates[: head_size(top_k)], candidates[head_size(top_k) :]
-    vec_w, rel_w, imp_w = BLEND
+    vec_w, rel_w, imp_w = (0.0, 1.0, 0.0) if graph_led else BLEND
     for c in candidates:
         similarity = vectors[c.chunk_id].similarity if c.chunk_id in vectors else 0.0
         c.score = vec_w * similarity + rel_w * relevance[c.chunk_id] + imp_w * IMPORTANCE
@@ -73,6 +80,11 @@ def reranked(candidates: list[Candidate], scores: list[float], top_k: int) -> li
     for index, c in enumerate(head):
         c.score = HEAD_BONUS + scaled[index] + _boost(c)
     return sorted(head, key=lambda c: -c.score) + tail
+
+
+def graph_led(results: dict[Leg, LegResult]) -> bool:
+    graph = results.get(Leg.GRAPH)
+    return graph is not None and graph.seeds > 0 and bool(graph.ranked)
 
 
 def _weight(leg: Leg, result: LegResult) -> float:
@@ -99,6 +111,7 @@ def _diversified(head: list[Candidate], vectors: dict[UUID, ChunkVector]) -> lis
         {i: c.score for i, c in by_id.items()},
         lambda a, b: _cosine(vectors, a, b),
         len(head),
+        MMR_TRADE_OFF,
     )
     return [by_id[i] for i in order]
 

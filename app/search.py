@@ -205,7 +205,7 @@ class Search:
         async with self._pool.connection() as conn:
             ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
-        return ranking.blend(candidates, vectors, request.top_k)
+        return ranking.blend(candidates, vectors, request.top_k, ranking.graph_led(results))
 
     async def _rerank(
         self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]

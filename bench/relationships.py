@@ -21,7 +21,7 @@ from typing import Any
 import networkx
 import numpy as np
 
-from app.ppr import personalized_pagerank
+from app.ppr import ALPHA, personalized_pagerank
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from graph.neighborhood import neighborhood
@@ -162,7 +162,7 @@ def ppr_versus_networkx(
     g.add_weighted_edges_from((a, b, w) for (a, b), w in edges.items())
     started = time.perf_counter()
     for _ in range(repeat):
-        theirs = networkx.pagerank(g, alpha=0.5, personalization={seed: 1.0}, tol=1e-10)
+        theirs = networkx.pagerank(g, alpha=1 - ALPHA, personalization={seed: 1.0}, tol=1e-10)
     theirs_s = (time.perf_counter() - started) / repeat
     difference = sum(abs(ours[n] - theirs[n]) for n in nodes)
     assert difference < 1e-6, f"PPR differs from networkx by {difference:.2e} (L1)"
