@@ -35,6 +35,7 @@ bench: setup
 	$(BIN)/python -m bench.ingestion
 	$(BIN)/python -m bench.graph
 	$(BIN)/python -m bench.relationships
+	$(BIN)/python -m bench.search
 
 bench-quality: setup
 	$(BIN)/python -m bench.quality

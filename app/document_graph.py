@@ -23,6 +23,7 @@ from graph.knowledge import (
 from ingest import knowledge
 from ingest.extraction import ChunkGraph, Extractor
 from ingest.knowledge import DocumentGraph, MainChunk
+from ingest.resolution import normalise
 from ingest.titles import TitleSubject, subject_name, title_subject
 from store import knowledge as rows
 from store.knowledge import GraphDocument
@@ -93,7 +94,7 @@ class DocumentGraphs:
         try:
             extracted = extractor.extract(flat)
             names = [subject_name(doc.title) for doc, _ in loaded]
-            tagged = extractor.whole_entity_groups([n or "" for n in names])
+            tagged = _tag_unmatched(extractor, names, loaded, extracted)
         except Exception:
             log.warning("batch extraction failed; retrying document by document", exc_info=True)
             return [_one(extractor, doc, chunks) for doc, chunks in loaded]
@@ -109,6 +110,26 @@ class DocumentGraphs:
             if self._extractor is None:
                 self._extractor = Extractor(self._model)
             return self._extractor
+
+
+def _tag_unmatched(
+    extractor: Extractor,
+    names: list[str | None],
+    loaded: list[tuple[GraphDocument, list[MainChunk]]],
+    extracted: list[ChunkGraph],
+) -> list[str | None]:
+    """The tagger's type for titles the document's own mentions do not name (most do)."""
+    mentioned, base = [], 0
+    for _, chunks in loaded:
+        part = extracted[base : base + len(chunks)]
+        mentioned.append({normalise(m.text) for g in part for m in g.mentions})
+        base += len(chunks)
+    wanted = [i for i, n in enumerate(names) if n and normalise(n) not in mentioned[i]]
+    groups = extractor.whole_entity_groups([names[i] or "" for i in wanted])
+    tagged: list[str | None] = [None] * len(names)
+    for index, group in zip(wanted, groups, strict=True):
+        tagged[index] = group
+    return tagged
 
 
 def _subject(name: str | None, group: str | None, graphs: list[ChunkGraph]) -> TitleSubject | None:

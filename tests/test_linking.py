@@ -1,0 +1,25 @@
+"""Which words of a query may name an entity."""
+
+from __future__ import annotations
+
+from app.linking import longest, name_candidates
+
+
+def test_capitalised_ngrams_keep_their_punctuation() -> None:
+    found = name_candidates("Where was the director of Gaby: A True Story born?")
+    assert "gaby: a true story" in found
+    assert "the director" not in found
+
+
+def test_a_lone_stopword_is_no_name() -> None:
+    assert "the" not in name_candidates("The Heart Of Doreon")
+    assert "heart of doreon" in name_candidates("The Heart Of Doreon")  # articles go
+
+
+def test_scripts_without_case_count_as_names() -> None:
+    assert "東京" in name_candidates("東京 は どこ")
+
+
+def test_only_the_longest_linked_names_seed() -> None:
+    linked = {"1": "andy", "2": "andy summers", "3": "aivar kuusmaa", "4": "summers"}
+    assert sorted(longest(linked)) == ["2", "3"]
