@@ -49,20 +49,32 @@ async def replicate(services: Services, tenant: Tenant, target_chunks: int) -> s
     """A collection of about `target_chunks` main chunks made of copies of the corpus."""
     name = f"{COLLECTION}-{target_chunks}"
     async with services.pool.connection() as conn:
-        source = await _collection_id(conn, COLLECTION)
-        if await _collection_id(conn, name) is None:
-            await services.collections.create(tenant, name)
-            target = await _collection_id(conn, name)
-            per_copy = await _count(
-                conn,
-                "SELECT count(*) FROM chunks WHERE collection_id = %s AND kind = 'main'",
-                source,
-            )
-            for copy in range(-(-target_chunks // per_copy)):
-                async with conn.transaction():
-                    await _copy(conn, source, target, copy)
-                print(f"  {name}: copy {copy + 1} done", flush=True)
+        await conn.set_autocommit(True)  # each copy below is its own transaction
+        try:
+            await _replicate(services, conn, tenant, name, target_chunks)
+        finally:
+            await conn.set_autocommit(False)
     return name
+
+
+async def _replicate(
+    services: Services, conn: Conn, tenant: Tenant, name: str, target_chunks: int
+) -> None:
+    source = await _collection_id(conn, COLLECTION)
+    existing = await _collection_id(conn, name)
+    if existing is not None:
+        if await _count(conn, "SELECT count(*) FROM chunks WHERE collection_id = %s", existing):
+            return
+        await conn.execute("DELETE FROM collections WHERE id = %s", (existing,))
+    await services.collections.create(tenant, name)
+    target = await _collection_id(conn, name)
+    per_copy = await _count(
+        conn, "SELECT count(*) FROM chunks WHERE collection_id = %s AND kind = 'main'", source
+    )
+    for copy in range(-(-target_chunks // per_copy)):
+        async with conn.transaction():
+            await _copy(conn, source, target, copy)
+        print(f"  {name}: copy {copy + 1} done", flush=True)
 
 
 async def _copy(conn: Conn, source: Any, target: Any, copy: int) -> None:
@@ -71,7 +83,7 @@ async def _copy(conn: Conn, source: Any, target: Any, copy: int) -> None:
         await conn.execute(sql, params)
 
 
-_NEW = "md5({}::text || ':' || %(copy)s)::uuid"
+_NEW = "md5({}::text || ':' || %(copy)s || ':' || %(target)s::text)::uuid"
 _COPY_SQL = (
     "INSERT INTO documents (id, tenant_id, collection_id, external_id, source_type, title,"
     " content_type, metadata, content_hash, body, pages, status, version, chunk_count)"
@@ -83,8 +95,8 @@ _COPY_SQL = (
     f" SELECT {_NEW.format('c.id')}, c.tenant_id, %(target)s, {_NEW.format('c.document_id')},"
     " c.kind, c.ordinal, c.char_start, c.char_end, c.content, c.term_count,"
     " CASE WHEN c.embedding IS NULL THEN NULL ELSE c.embedding + (SELECT array_agg("
-    "  (random() - 0.5) * %(noise)s + 0 * length(c.id::text)) FROM generate_series(1,"
-    "  vector_dims(c.embedding)))::vector END"
+    "  (random() - 0.5) * %(noise)s + 0 * g.i) FROM generate_series(1,"
+    "  vector_dims(c.embedding)) AS g(i))::vector END"
     " FROM chunks c WHERE c.collection_id = %(source)s",
     "INSERT INTO chunk_links (window_id, main_id, tenant_id)"
     f" SELECT {_NEW.format('l.window_id')}, {_NEW.format('l.main_id')}, l.tenant_id"
