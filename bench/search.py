@@ -64,6 +64,7 @@ async def _replicate(
     existing = await _collection_id(conn, name)
     if existing is not None:
         if await _count(conn, "SELECT count(*) FROM chunks WHERE collection_id = %s", existing):
+            await conn.execute("ANALYZE documents, chunks, chunk_links, postings")
             return
         await conn.execute("DELETE FROM collections WHERE id = %s", (existing,))
     await services.collections.create(tenant, name)
@@ -75,6 +76,7 @@ async def _replicate(
         async with conn.transaction():
             await _copy(conn, source, target, copy)
         print(f"  {name}: copy {copy + 1} done", flush=True)
+    await conn.execute("ANALYZE documents, chunks, chunk_links, postings, collection_stats")
 
 
 async def _copy(conn: Conn, source: Any, target: Any, copy: int) -> None:
