@@ -16,15 +16,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.services import Services, assemble
+from app.services import Services
 from app.settings import PROJECT_ROOT
+from bench._services import bench_services
 from bench.graph import ingest_to_graphed
 from bench.ingestion import load
-from graph.constraints import ensure_constraints
-from graph.driver import open_graph
 from retrieval.request import Leg, Mode, SearchRequest
-from store.migrations import migrate
-from store.pool import open_pool
 from store.tenants import Tenant, ensure_tenant
 from tests._stack import local_stack
 
@@ -86,12 +83,7 @@ async def ensure_corpus(services: Services) -> Tenant:
 
 async def run(limit: int | None, keep: Path | None, only: list[str]) -> dict[str, dict[str, float]]:
     with local_stack(keep_in=keep) as stack:
-        await migrate(stack.endpoints.postgres_url)
-        pool = await open_pool(stack.endpoints.postgres_url, 8, 60)
-        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 60)
-        services = assemble(stack.settings, pool, graph)
-        try:
-            await ensure_constraints(graph)
+        async with bench_services(stack) as services:
             tenant = await ensure_corpus(services)
             items = questions(limit)
             return {
@@ -99,8 +91,6 @@ async def run(limit: int | None, keep: Path | None, only: list[str]) -> dict[str
                 for name in RUNS
                 if not only or name in only
             }
-        finally:
-            await services.close()
 
 
 def main() -> None:

@@ -27,16 +27,14 @@ import bm25s
 import numpy as np
 
 from app.search_legs import QueryVectors
-from app.services import Services, assemble
+from app.services import Services
+from bench._services import bench_services
 from bench.quality import COLLECTION, ensure_corpus, questions
-from graph.constraints import ensure_constraints
-from graph.driver import open_graph
 from ingest.analyzer import analyze
 from retrieval.request import Leg, Mode, SearchRequest
 from store import bm25
 from store import search as rows
-from store.migrations import migrate
-from store.pool import Conn, open_pool
+from store.pool import Conn
 from store.scope import Scope
 from store.tenants import Tenant
 from tests._stack import local_stack
@@ -220,17 +218,10 @@ async def keyword_versus_bm25s(
 
 async def figures(keep: Path | None, count: int) -> list[dict[str, Any]]:
     with local_stack(keep_in=keep) as stack:
-        await migrate(stack.endpoints.postgres_url)
-        pool = await open_pool(stack.endpoints.postgres_url, 8, 60)
-        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 60)
-        services = assemble(stack.settings, pool, graph)
-        try:
-            await ensure_constraints(graph)
+        async with bench_services(stack) as services:
             tenant = await ensure_corpus(services)
             items = [q["question"] for q in questions(count)]
             return [await _one_size(services, tenant, size, items) for size in (0, *SIZES)]
-        finally:
-            await services.close()
 
 
 async def _one_size(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Any
 
+import httpx
 import pytest
 
 from app.discovery import DiscoveredChunk, GraphDiscovery
@@ -51,8 +53,13 @@ def test_paths_lead_back_to_a_seed() -> None:
     assert ranked[1].path == ["alice", "c1", "bob", "c2"]
 
 
-@pytest.mark.integration
-def test_a_two_hop_chunk_ranks_above_an_unrelated_one(gql: GraphQLClient, stack: Stack) -> None:
+@pytest.fixture(scope="module")
+def three_people(
+    http: httpx.Client, tenant_key_module: str, stack: Stack
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Alice's chunk, Bob's chunk two hops from Alice, and an unrelated chunk: Alice's entity
+    row and each chunk's document."""
+    gql = GraphQLClient(http, tenant_key_module)
     name = new_collection(gql)
     ingest(
         gql,
@@ -69,8 +76,14 @@ def test_a_two_hop_chunk_ranks_above_an_unrelated_one(gql: GraphQLClient, stack:
         " RETURN e.id AS id, e.tenant_id AS tenant",
         c=cid,
     )[0]
+    return alice, _chunk_docs(stack, cid)
 
-    docs = _chunk_docs(stack, cid)
+
+@pytest.mark.integration
+def test_a_two_hop_chunk_ranks_above_an_unrelated_one(
+    three_people: tuple[dict[str, Any], dict[str, str]], stack: Stack
+) -> None:
+    alice, docs = three_people
     sub = subgraph(stack, alice["tenant"], [alice["id"]], hops=2, fanout=50, max_edges=1000)
     ranked = [docs[r.chunk_id] for r in rank_chunks(sub, [alice["id"]], 10)]
     assert ranked[:2] == ["a", "b"]
@@ -139,24 +152,10 @@ def test_another_tenants_seed_reaches_nothing(gql: GraphQLClient, stack: Stack) 
 
 
 @pytest.mark.integration
-def test_discovery_gives_each_chunk_its_relationship_path(gql: GraphQLClient, stack: Stack) -> None:
-    name = new_collection(gql)
-    ingest(
-        gql,
-        name,
-        {"externalId": "a", "text": "Alice Smith founded Northwind Analytics with Bob Jones."},
-        {"externalId": "b", "text": "Bob Jones was born in Lisbon and studied in Porto."},
-        {"externalId": "c", "text": "Carol White painted landscapes in Vienna for Max Brandt."},
-    )
-    wait_until_graphed(stack, name, 3)
-    cid = gql.data("query($n: String!) { collection(name: $n) { id } }", n=name)["collection"]["id"]
-    alice = cypher(
-        stack,
-        "MATCH (e:Entity {collection_id: $c, name: 'Alice Smith'})"
-        " RETURN e.id AS id, e.tenant_id AS tenant",
-        c=cid,
-    )[0]
-    docs = _chunk_docs(stack, cid)
+def test_discovery_gives_each_chunk_its_relationship_path(
+    three_people: tuple[dict[str, Any], dict[str, str]], stack: Stack
+) -> None:
+    alice, docs = three_people
 
     async def discover() -> list[DiscoveredChunk]:
         graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
