@@ -3,17 +3,10 @@
 score(q, d) = sum over query terms t of
     ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5)) * tf / (tf + k1 * (1 - b + b * |d| / avgdl))
 with N the collection's main chunks, |d| a chunk's term count, avgdl their mean.
-
-Common terms have long posting lists. A search first scores only the query's rarer terms,
-keeps the best candidates, and scores those on every term. That top k is exact when no other
-chunk could beat it: the weakest candidate's partial score plus the most the common terms
-can add (their idf: the tf part is below 1) stays under the k-th full score (MaxScore).
-Otherwise the whole query runs.
 """
 
 from __future__ import annotations
 
-import math
 from uuid import UUID
 
 from store.pool import Conn
@@ -41,7 +34,6 @@ JOIN chunks c ON c.id = p.chunk_id
 CROSS JOIN stats s
 WHERE p.collection_id = %(collection)s AND p.tenant_id = %(tenant)s
   AND (NOT %(narrowed)s OR c.document_id = ANY(%(documents)s))
-  AND (NOT %(only)s OR p.chunk_id = ANY(%(chunks)s))
 GROUP BY p.chunk_id
 ORDER BY score DESC, p.chunk_id
 LIMIT %(limit)s
@@ -63,67 +55,20 @@ async def search_scope(
     if not unique:
         return []
     documents = await scope_documents(conn, scope) if scope.narrowed else []
-    run = _Run(conn, scope, documents)
-    pruned = await _pruned(run, unique, limit)
-    return pruned if pruned is not None else await run.scored(unique, limit)
-
-
-COMMON_SHARE = 0.02  # a term in more than 2% of the chunks is common
-CANDIDATES_PER_HIT = 20
-
-
-class _Run:
-    def __init__(self, conn: Conn, scope: Scope, documents: list[UUID]) -> None:
-        self.conn, self.scope, self.documents = conn, scope, documents
-
-    async def scored(
-        self, terms: list[str], limit: int, chunks: list[UUID] | None = None
-    ) -> list[tuple[UUID, float]]:
-        cursor = await self.conn.execute(
-            _QUERY,
-            {
-                "collection": self.scope.collection_id,
-                "tenant": self.scope.tenant_id,
-                "terms": terms,
-                "k1": K1,
-                "b": B,
-                "limit": limit,
-                "narrowed": self.scope.narrowed,
-                "documents": self.documents,
-                "only": chunks is not None,
-                "chunks": chunks or [],
-            },
-        )
-        return [(row[0], float(row[1])) for row in await cursor.fetchall()]
-
-    async def idf(self, terms: list[str]) -> tuple[float, dict[str, float], dict[str, int]]:
-        """The collection's chunk count, and each term's idf and document frequency."""
-        cursor = await self.conn.execute(
-            "SELECT (SELECT chunk_count FROM collection_stats WHERE collection_id = %s),"
-            " p.term, count(*) FROM postings p WHERE p.collection_id = %s AND p.tenant_id = %s"
-            " AND p.term = ANY(%s) GROUP BY p.term",
-            (self.scope.collection_id, self.scope.collection_id, self.scope.tenant_id, terms),
-        )
-        rows = await cursor.fetchall()
-        n = float(rows[0][0] or 0) if rows else 0.0
-        idf = {term: math.log(1 + (n - df + 0.5) / (df + 0.5)) for _, term, df in rows}
-        return n, idf, {term: int(df) for _, term, df in rows}
-
-
-async def _pruned(run: _Run, terms: list[str], limit: int) -> list[tuple[UUID, float]] | None:
-    """The exact top `limit` from candidates of the rarer terms, or None when it cannot be
-    proven exact (or there is nothing to prune)."""
-    n, idf, df = await run.idf(terms)
-    common = [t for t in idf if df[t] > COMMON_SHARE * n]
-    rare = [t for t in idf if t not in common]
-    if not common or not rare or n < limit * CANDIDATES_PER_HIT:
-        return None
-    wanted = limit * CANDIDATES_PER_HIT
-    partial = await run.scored(rare, wanted)
-    full = await run.scored(sorted(idf), limit, [c for c, _ in partial])
-    weakest = partial[-1][1] if len(partial) == wanted else 0.0
-    kth = full[limit - 1][1] if len(full) >= limit else 0.0
-    return full if weakest + sum(idf[t] for t in common) < kth else None
+    cursor = await conn.execute(
+        _QUERY,
+        {
+            "collection": scope.collection_id,
+            "tenant": scope.tenant_id,
+            "terms": unique,
+            "k1": K1,
+            "b": B,
+            "limit": limit,
+            "narrowed": scope.narrowed,
+            "documents": documents,
+        },
+    )
+    return [(row[0], float(row[1])) for row in await cursor.fetchall()]
 
 
 async def scope_documents(conn: Conn, scope: Scope) -> list[UUID]:

@@ -14,7 +14,6 @@ from app.settings import PROJECT_ROOT
 from ingest.analyzer import analyze
 from store import bm25
 from store.pool import open_pool
-from store.scope import Scope
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection, rows
@@ -70,37 +69,5 @@ async def _search(
     try:
         async with pool.connection() as conn:
             return await bm25.search(conn, tenant, collection, terms, 10_000)
-    finally:
-        await pool.close()
-
-
-def test_pruned_top_k_equals_the_full_query(gql: GraphQLClient, stack: Stack) -> None:
-    name = new_collection(gql)
-    common = [f"Alpha report {i} about weather and harbours." for i in range(100)]
-    rare = [f"Alpha report {i} about beta particles and beta decay." for i in range(2)]
-    texts = common + rare + ["Gamma rays and alpha particles."]
-    ingest(gql, name, *[{"externalId": f"d{i}", "text": t} for i, t in enumerate(texts)])
-    tenant, collection = rows(stack, "SELECT tenant_id, id FROM collections WHERE name = %s", name)[
-        0
-    ]
-    for query, expect_pruned in (("alpha beta", True), ("alpha report", False)):
-        terms = sorted(set(analyze(query)))
-        fast, full, proven = asyncio.run(_both(stack, tenant, collection, terms, 2))
-        assert [c for c, _ in fast] == [c for c, _ in full]
-        assert [s for _, s in fast] == pytest.approx([s for _, s in full], abs=1e-9)
-        assert proven is expect_pruned
-
-
-async def _both(
-    stack: Stack, tenant: uuid.UUID, collection: uuid.UUID, terms: list[str], limit: int
-) -> tuple[list[tuple[uuid.UUID, float]], list[tuple[uuid.UUID, float]], bool]:
-    pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
-    try:
-        async with pool.connection() as conn:
-            scope = Scope(tenant, collection)
-            fast = await bm25.search_scope(conn, scope, terms, limit)
-            run = bm25._Run(conn, scope, [])
-            proven = await bm25._pruned(run, terms, limit)
-            return fast, await run.scored(terms, limit), proven is not None
     finally:
         await pool.close()
