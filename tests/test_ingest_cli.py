@@ -92,10 +92,15 @@ def test_bad_arguments_are_one_line(stack: Stack, tmp_path: Path, base_url: str)
     assert unknown.stderr.strip().endswith("no collection named 'no-such-collection'")
 
 
+DOCUMENTS = 800
+
+
 def test_killed_ingest_resumes_without_duplicates(
     stack: Stack, tmp_path: Path, base_url: str
 ) -> None:
-    for i in range(240):
+    # Enough batches that the server's own worker, which shares the queue, cannot finish
+    # them all in the moment between the first commit and the kill.
+    for i in range(DOCUMENTS):
         (tmp_path / f"doc{i:03}.txt").write_text(f"Document {i}. " + "Some words here. " * 40)
     name = f"crash-{uuid.uuid4().hex[:6]}"
     command = [
@@ -133,7 +138,7 @@ def test_killed_ingest_resumes_without_duplicates(
         " WHERE c.name = %s",
         name,
     )[0]
-    assert documents[0] == documents[1] == 240
+    assert documents[0] == documents[1] == DOCUMENTS
     per_doc = rows(
         stack,
         "SELECT d.external_id, count(*) FILTER (WHERE kind = 'main'),"
