@@ -5,11 +5,10 @@ from a seed to an entity the chunk mentions.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from app.ppr import rank_chunks
-from app.relationships import EntityRow, PathStep, RelationshipPath, strongest
+from app.relationships import RelationshipPath, path_of
 from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.relationships import Edge, Evidence, edges_between
@@ -52,10 +51,17 @@ class GraphDiscovery:
         ids = list({e for path in entity_paths for e in path})
         rows = await lookups.entities_by_id(self._graph, tenant_id, ids)
         documents = await _chunk_documents(self._graph, tenant_id, list(set(via.values())))
+
+        def same_chunk(a: str, b: str) -> Edge:
+            """Two entities of one chunk, not of one sentence: the chunk is the evidence."""
+            chunk = via[(a, b)]
+            evidence = Evidence(documents.get(chunk, ""), chunk, None, None)
+            return Edge("CO_OCCURRENCE", a, b, 1.0, [evidence])
+
         found = [
-            DiscoveredChunk(r.chunk_id, r.score, _path(path, rows, edges, via, documents), path[0])
+            DiscoveredChunk(r.chunk_id, r.score, built, path[0])
             for r, path in zip(ranked, entity_paths, strict=True)
-            if all(e in rows for e in path)
+            if (built := path_of(path, edges, rows, same_chunk)) is not None
         ]
         return found, sub.truncated
 
@@ -63,27 +69,6 @@ class GraphDiscovery:
 def _links(path: list[str]) -> dict[tuple[str, str], str]:
     """(entity, next entity) -> the chunk that mentions both, along seed, chunk, entity, ..."""
     return {(path[i], path[i + 2]): path[i + 1] for i in range(0, len(path) - 2, 2)}
-
-
-def _path(
-    entities: list[str],
-    rows: dict[str, EntityRow],
-    edges: dict[frozenset[str], list[Edge]],
-    via: dict[tuple[str, str], str],
-    documents: dict[str, str],
-) -> RelationshipPath:
-    steps = []
-    for a, b in itertools.pairwise(entities):
-        chunk = via[(a, b)]
-        known = edges.get(frozenset((a, b)))
-        edge = strongest(known) if known else _same_chunk(a, b, chunk, documents.get(chunk, ""))
-        steps.append(PathStep(rows[a], edge, rows[b]))
-    return RelationshipPath([rows[e] for e in entities], steps, sum(s.edge.weight for s in steps))
-
-
-def _same_chunk(a: str, b: str, chunk: str, document: str) -> Edge:
-    """Two entities of one chunk, not of one sentence: the chunk is the evidence."""
-    return Edge("CO_OCCURRENCE", a, b, 1.0, [Evidence(document, chunk, None, None)])
 
 
 async def _chunk_documents(graph: GraphStore, tenant_id: str, chunks: list[str]) -> dict[str, str]:

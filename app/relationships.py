@@ -7,6 +7,7 @@ carry it too.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -123,7 +124,7 @@ class Relationships:
         pairs = list({(a, b): None for p in paths for a, b in itertools.pairwise(p)})
         edges = await edges_between(self._graph, str(tenant.id), pairs, time)
         rows = await self._rows(tenant, list({e for p in paths for e in p}))
-        return [built for p in paths if (built := _path(p, edges, rows)) is not None]
+        return [built for p in paths if (built := path_of(p, edges, rows)) is not None]
 
     async def timeline(
         self,
@@ -151,17 +152,22 @@ class Relationships:
         return await lookups.entities_by_id(self._graph, str(tenant.id), ids)
 
 
-def _path(
-    ids: list[str], edges: dict[frozenset[str], list[Edge]], rows: dict[str, EntityRow]
+def path_of(
+    ids: list[str],
+    edges: dict[frozenset[str], list[Edge]],
+    rows: dict[str, EntityRow],
+    fallback: Callable[[str, str], Edge] | None = None,
 ) -> RelationshipPath | None:
-    """None when an edge vanished between the search and this read (a concurrent delete)."""
-    steps = []
+    """The path through `ids`, each step on its strongest edge; `fallback` gives an edge for
+    a pair that has none. None when a step has no edge or an entity is gone (a concurrent
+    delete between the search and this read)."""
+    steps, weight = [], 0.0
     for a, b in itertools.pairwise(ids):
-        between = edges.get(frozenset((a, b)))
+        between = edges.get(frozenset((a, b))) or ([fallback(a, b)] if fallback else [])
         if not between or a not in rows or b not in rows:
             return None
         steps.append(PathStep(rows[a], strongest(between), rows[b]))
-    weight = sum(e.weight for a, b in itertools.pairwise(ids) for e in edges[frozenset((a, b))])
+        weight += sum(e.weight for e in between)
     return RelationshipPath([rows[e] for e in ids], steps, weight)
 
 

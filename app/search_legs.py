@@ -21,7 +21,7 @@ from ingest.embedder import Embedder
 from retrieval.query_terms import query_terms
 from retrieval.section_refs import section_labels
 from store import bm25, search, vocabulary
-from store.pool import Conn, Pool
+from store.pool import Pool
 from store.scope import Scope
 from store.tenants import Tenant
 
@@ -108,16 +108,10 @@ async def graph(
     chunks = [UUID(d.chunk_id) for d in found]
     if scope.narrowed:
         async with pool.connection() as conn:
-            allowed = set(await bm25.scope_documents(conn, scope))
-            chunks = await _within(conn, chunks, allowed)
+            allowed = await search.chunks_in_scope(conn, scope, chunks)
+        chunks = [c for c in chunks if c in allowed]
     by_id = {UUID(d.chunk_id): d for d in found}
     result = LegResult(chunks[:limit], {c: by_id[c].score for c in chunks[:limit]})
     result.paths = {c: by_id[c].path for c in result.ranked}
     result.seeds = len(seeds)
     return result
-
-
-async def _within(conn: Conn, chunks: list[UUID], documents: set[UUID]) -> list[UUID]:
-    cursor = await conn.execute("SELECT id, document_id FROM chunks WHERE id = ANY(%s)", (chunks,))
-    keep = {row[0] for row in await cursor.fetchall() if row[1] in documents}
-    return [c for c in chunks if c in keep]

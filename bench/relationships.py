@@ -22,6 +22,7 @@ import networkx
 import numpy as np
 
 from app.ppr import ALPHA, personalized_pagerank
+from bench._timing import p50_p95
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from graph.neighborhood import neighborhood
@@ -142,12 +143,7 @@ async def interleaved(
             started = time.perf_counter()
             await action(item)
             samples[name].append((time.perf_counter() - started) * 1000)
-    return {name: _p50_p95(values) for name, values in samples.items()}
-
-
-def _p50_p95(values: list[float]) -> tuple[float, float]:
-    values = sorted(values)
-    return statistics.median(values), values[int(0.95 * (len(values) - 1))]
+    return {name: p50_p95(values) for name, values in samples.items()}
 
 
 def ppr_versus_networkx(

@@ -29,6 +29,7 @@ import numpy as np
 from app.search_legs import QueryVectors
 from app.services import Services
 from bench._services import bench_services
+from bench._timing import p50_p95
 from bench.quality import COLLECTION, ensure_corpus, questions
 from ingest.analyzer import analyze
 from retrieval.request import Leg, Mode, SearchRequest
@@ -136,12 +137,7 @@ async def latencies(
         started = time.perf_counter()
         await services.search.search(tenant, SearchRequest((name,), query, mode, 10, legs=legs))
         samples.append((time.perf_counter() - started) * 1000)
-    return _p50_p95(samples)
-
-
-def _p50_p95(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[int(0.95 * (len(ordered) - 1))]
+    return p50_p95(samples)
 
 
 async def dense_versus_numpy(
@@ -172,10 +168,10 @@ async def dense_versus_numpy(
         recall.append(len({c for c, _ in approx} & {c for c, _ in exact}) / max(len(exact), 1))
         del top
     return {
-        "sql_p50": _p50_p95(sql_ms)[0],
-        "sql_p95": _p50_p95(sql_ms)[1],
-        "numpy_p50": _p50_p95(numpy_ms)[0],
-        "numpy_p95": _p50_p95(numpy_ms)[1],
+        "sql_p50": p50_p95(sql_ms)[0],
+        "sql_p95": p50_p95(sql_ms)[1],
+        "numpy_p50": p50_p95(numpy_ms)[0],
+        "numpy_p95": p50_p95(numpy_ms)[1],
         "recall": statistics.mean(recall),
         "vectors": len(ids),
     }
@@ -210,8 +206,8 @@ async def keyword_versus_bm25s(
         theirs = {ids[int(i)] for i in found[0]}
         agreement.append(len({c for c, _ in mine} & theirs) / 10)
     return {
-        "ours_p95": _p50_p95(ours_ms)[1],
-        "theirs_p95": _p50_p95(theirs_ms)[1],
+        "ours_p95": p50_p95(ours_ms)[1],
+        "theirs_p95": p50_p95(theirs_ms)[1],
         "agreement": statistics.mean(agreement),
     }
 

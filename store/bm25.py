@@ -33,7 +33,7 @@ JOIN terms t ON t.term = p.term
 JOIN chunks c ON c.id = p.chunk_id
 CROSS JOIN stats s
 WHERE p.collection_id = %(collection)s AND p.tenant_id = %(tenant)s
-  AND (NOT %(narrowed)s OR c.document_id = ANY(%(documents)s))
+  {narrowed}
 GROUP BY p.chunk_id
 ORDER BY score DESC, p.chunk_id
 LIMIT %(limit)s
@@ -54,9 +54,14 @@ async def search_scope(
     unique = sorted(set(terms))
     if not unique:
         return []
-    documents = await scope_documents(conn, scope) if scope.narrowed else []
+    clause, narrowing = scope.named_documents_clause()
+    narrowed = (
+        f"AND c.document_id IN (SELECT d.id FROM documents d WHERE {clause})"
+        if scope.narrowed
+        else ""
+    )
     cursor = await conn.execute(
-        _QUERY,
+        _QUERY.replace("{narrowed}", narrowed),
         {
             "collection": scope.collection_id,
             "tenant": scope.tenant_id,
@@ -64,14 +69,7 @@ async def search_scope(
             "k1": K1,
             "b": B,
             "limit": limit,
-            "narrowed": scope.narrowed,
-            "documents": documents,
+            **(narrowing if scope.narrowed else {}),
         },
     )
     return [(row[0], float(row[1])) for row in await cursor.fetchall()]
-
-
-async def scope_documents(conn: Conn, scope: Scope) -> list[UUID]:
-    clause, params = scope.documents_clause()
-    cursor = await conn.execute(f"SELECT d.id FROM documents d WHERE {clause}", params)
-    return [row[0] for row in await cursor.fetchall()]

@@ -40,6 +40,12 @@ class Scope:
             or self.created_to
         )
 
+    def named_documents_clause(self, alias: str = "d") -> tuple[str, dict[str, Any]]:
+        """The same conditions with named placeholders (%(scope_0)s, ...), for named queries."""
+        clause, params = self.documents_clause(alias)
+        names = [f"scope_{i}" for i in range(len(params))]
+        return clause % tuple(f"%({n})s" for n in names), dict(zip(names, params, strict=True))
+
     def documents_clause(self, alias: str = "d") -> tuple[str, list[Any]]:
         """SQL conditions on a documents row `alias`, and their parameters."""
         sql = [f"{alias}.tenant_id = %s", f"{alias}.collection_id = %s"]

@@ -99,6 +99,16 @@ async def section_chunks(conn: Conn, scope: Scope, labels: list[str], limit: int
     return list(dict.fromkeys(row[0] for row in await cursor.fetchall()))
 
 
+async def chunks_in_scope(conn: Conn, scope: Scope, chunk_ids: list[UUID]) -> set[UUID]:
+    clause, params = scope.documents_clause()
+    cursor = await conn.execute(
+        f"SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id"
+        f" WHERE c.id = ANY(%s) AND {clause}",
+        [chunk_ids, *params],
+    )
+    return {row[0] for row in await cursor.fetchall()}
+
+
 @dataclass(frozen=True)
 class ChunkVector:
     chunk_id: UUID
