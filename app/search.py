@@ -27,6 +27,7 @@ from app.collections import Collections
 from app.discovery import GraphDiscovery
 from app.embedders import Embedders
 from app.errors import ErrorCode, TrellisError
+from app.keyword_index import KeywordIndexes
 from app.limits import check_range
 from app.linking import EntityLinker
 from app.ranking import Candidate
@@ -87,6 +88,7 @@ class Search:
         embedders: Embedders,
         linker: EntityLinker,
         discovery: GraphDiscovery,
+        keyword_index: KeywordIndexes,
         reranker: Reranker | None = None,
     ) -> None:
         self._pool = pool
@@ -94,6 +96,7 @@ class Search:
         self._embedders = embedders
         self._linker = linker
         self._discovery = discovery
+        self._keyword_index = keyword_index
         self._vectors = QueryVectors()
         self._reranker = reranker
 
@@ -172,7 +175,7 @@ class Search:
         if leg is Leg.SEMANTIC:
             return await legs.dense(self._pool, scope, await vector_task, wanted)
         if leg is Leg.KEYWORD:
-            return await legs.keyword(self._pool, scope, request.query, wanted)
+            return await legs.keyword(self._pool, self._keyword_index, scope, request.query, wanted)
         if leg is Leg.SECTION:
             return await legs.section(self._pool, scope, request.query, wanted)
         time_filter = TimeFilter.at(request.as_of, None)

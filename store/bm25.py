@@ -7,13 +7,15 @@ with N the collection's main chunks, |d| a chunk's term count, avgdl their mean.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from uuid import UUID
 
+import numpy as np
+from numpy.typing import NDArray
+
+from retrieval.lexical_index import K1, B, CollectionPostings, TermPostings
 from store.pool import Conn
 from store.scope import Scope
-
-K1 = 1.2
-B = 0.75
 
 _QUERY = """
 WITH stats AS (
@@ -73,3 +75,68 @@ async def search_scope(
         },
     )
     return [(row[0], float(row[1])) for row in await cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class Stats:
+    version: int  # moves with every change to the collection's postings
+    chunk_count: int
+    avgdl: float
+
+
+async def stats(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Stats | None:
+    cursor = await conn.execute(
+        "SELECT version, chunk_count, term_total::float8 / greatest(chunk_count, 1)"
+        " FROM collection_stats WHERE collection_id = %s AND tenant_id = %s",
+        (collection_id, tenant_id),
+    )
+    row = await cursor.fetchone()
+    return Stats(int(row[0]), int(row[1]), float(row[2])) if row else None
+
+
+_CHUNKS = """
+SELECT c.id, c.term_count FROM chunks c
+WHERE c.tenant_id = %(tenant)s AND c.collection_id = %(collection)s AND c.kind = 'main'
+ORDER BY c.id
+"""
+
+_POSTINGS = """
+WITH c AS MATERIALIZED (
+    SELECT id, (row_number() OVER (ORDER BY id) - 1)::int4 AS ix FROM chunks
+    WHERE tenant_id = %(tenant)s AND collection_id = %(collection)s AND kind = 'main'
+)
+SELECT p.term, string_agg(int4send(c.ix), '' ORDER BY c.ix),
+       string_agg(int4send(p.tf), '' ORDER BY c.ix)
+FROM postings p JOIN c ON c.id = p.chunk_id
+WHERE p.tenant_id = %(tenant)s AND p.collection_id = %(collection)s
+GROUP BY p.term
+"""
+
+
+async def load(conn: Conn, tenant_id: UUID, collection_id: UUID) -> CollectionPostings | None:
+    """Every posting of a collection, read in one snapshot; None if it has no statistics.
+
+    `conn` must be idle: the reads run in their own repeatable-read transaction.
+    """
+    params = {"tenant": tenant_id, "collection": collection_id}
+    async with conn.transaction():
+        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        found = await stats(conn, tenant_id, collection_id)
+        if found is None:
+            return None
+        chunks = await (await conn.execute(_CHUNKS, params)).fetchall()
+        cursor = conn.cursor(binary=True)
+        rows = await (await cursor.execute(_POSTINGS, params)).fetchall()
+    return CollectionPostings(
+        version=found.version,
+        chunk_count=found.chunk_count,
+        avgdl=found.avgdl,
+        chunk_ids=[row[0] for row in chunks],
+        term_counts=np.array([row[1] for row in chunks], dtype=np.int32),
+        terms={row[0]: TermPostings(_ints(row[1]), _ints(row[2])) for row in rows},
+    )
+
+
+def _ints(packed: bytes) -> NDArray[np.int32]:
+    """Big-endian int4 values packed by `int4send` (decoding arrays row by row is slow)."""
+    return np.frombuffer(packed, dtype=">i4").astype(np.int32)

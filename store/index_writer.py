@@ -161,6 +161,7 @@ async def _add_stats(conn: Conn, tenant: UUID, collection: UUID, chunks: int, te
         "INSERT INTO collection_stats (collection_id, tenant_id, chunk_count, term_total)"
         " VALUES (%s, %s, %s, %s) ON CONFLICT (collection_id) DO UPDATE SET"
         " chunk_count = collection_stats.chunk_count + EXCLUDED.chunk_count,"
-        " term_total = collection_stats.term_total + EXCLUDED.term_total",
+        " term_total = collection_stats.term_total + EXCLUDED.term_total,"
+        " version = collection_stats.version + 1",
         (collection, tenant, chunks, terms),
     )

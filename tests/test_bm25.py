@@ -12,6 +12,7 @@ import pytest
 
 from app.settings import PROJECT_ROOT
 from ingest.analyzer import analyze
+from retrieval.lexical_index import K1, B, LexicalIndex
 from store import bm25
 from store.pool import open_pool
 from tests._stack import Stack
@@ -48,7 +49,7 @@ def test_scores_match_bm25s(gql: GraphQLClient, stack: Stack) -> None:
     )
     assert len(chunks) >= len(passages)
     tokens = [analyze(title) + analyze(content) for _, title, content in chunks]
-    reference = bm25s.BM25(method="lucene", k1=bm25.K1, b=bm25.B)
+    reference = bm25s.BM25(method="lucene", k1=K1, b=B)
     reference.index(tokens, show_progress=False)
     tenant, collection = rows(stack, "SELECT tenant_id, id FROM collections WHERE name = %s", name)[
         0
@@ -56,18 +57,30 @@ def test_scores_match_bm25s(gql: GraphQLClient, stack: Stack) -> None:
     for query in QUERIES:
         terms = sorted(set(analyze(query)))
         expected = reference.get_scores(terms)
-        got = dict(asyncio.run(_search(stack, tenant, collection, terms)))
+        in_sql, in_memory = asyncio.run(_search(stack, tenant, collection, terms))
+        got = dict(in_sql)
         for (chunk_id, _, _), score in zip(chunks, expected, strict=True):
             assert got.get(chunk_id, 0.0) == pytest.approx(float(score), abs=1e-6)
         assert np.count_nonzero(expected) == len(got)
+        assert [c for c, _ in in_memory] == [c for c, _ in in_sql]  # same order, ties too
+        assert [s for _, s in in_memory] == pytest.approx([s for _, s in in_sql], abs=1e-9)
+
+
+Scored = list[tuple[uuid.UUID, float]]
 
 
 async def _search(
     stack: Stack, tenant: uuid.UUID, collection: uuid.UUID, terms: list[str]
-) -> list[tuple[uuid.UUID, float]]:
+) -> tuple[Scored, Scored]:
+    """The SQL scorer's answer, and the in-memory index's (see retrieval/lexical_index.py)."""
     pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
     try:
         async with pool.connection() as conn:
-            return await bm25.search(conn, tenant, collection, terms, 10_000)
+            in_sql = await bm25.search(conn, tenant, collection, terms, 10_000)
+        async with pool.connection() as conn:
+            postings = await bm25.load(conn, tenant, collection)
     finally:
         await pool.close()
+    assert postings is not None
+    index = LexicalIndex(postings)
+    return in_sql, [(index.chunk_ids[i], s) for i, s in index.top(terms, 10_000)]
