@@ -12,12 +12,16 @@ from app.relationships import RelationshipPath, path_of
 from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.relationships import Edge, Evidence, edges_between
-from graph.subgraph import entity_chunk_subgraph
+from graph.subgraph import Subgraph, entity_chunk_subgraph
 from graph.temporal import TimeFilter
+from retrieval.relation_cues import cue_strength
+from store import mentions
+from store.pool import Pool
 from store.tenants import Tenant
 
 FANOUT = 50
 MAX_EDGES = 20_000
+CUE_GAIN = 4.0
 
 
 @dataclass(frozen=True)
@@ -29,8 +33,9 @@ class DiscoveredChunk:
 
 
 class GraphDiscovery:
-    def __init__(self, graph: GraphStore) -> None:
+    def __init__(self, graph: GraphStore, pool: Pool) -> None:
         self._graph = graph
+        self._pool = pool
 
     async def discover(
         self,
@@ -40,10 +45,14 @@ class GraphDiscovery:
         time: TimeFilter,
         first: int,
         seed_chunks: tuple[str, ...] = (),
+        cues: frozenset[str] = frozenset(),
     ) -> tuple[list[DiscoveredChunk], bool]:
-        """Chunks best first, and whether a bound cut the subgraph short."""
+        """Chunks best first, and whether a bound cut the subgraph short. `cues` are the
+        query's relation words (see retrieval/relation_cues.py)."""
         tenant_id = str(tenant.id)
         sub = await entity_chunk_subgraph(self._graph, tenant_id, seeds, hops, FANOUT, MAX_EDGES)
+        if cues:
+            await self._weigh_by_cues(tenant, sub, set(seeds), cues)
         ranked = rank_chunks(sub, [*seeds, *seed_chunks], first)
         entity_paths = [r.path[0:-1:2] for r in ranked]
         via = {pair: chunk for r in ranked for pair, chunk in _links(r.path).items()}
@@ -64,6 +73,21 @@ class GraphDiscovery:
             if (built := path_of(path, edges, rows, same_chunk)) is not None
         ]
         return found, sub.truncated
+
+    async def _weigh_by_cues(
+        self, tenant: Tenant, sub: Subgraph, seeds: set[str], cues: frozenset[str]
+    ) -> None:
+        """In the chunks that mention a seed, mentions near the query's relation words
+        weigh more, so the walk leaves a seed's passage towards the entity it asks about."""
+        first_hop = [c for c in sub.chunks if sub.parent.get(c) in seeds]
+        async with self._pool.connection() as conn:
+            contexts = await mentions.in_chunks(conn, tenant.id, first_hop)
+        for (entity, chunk), weight in list(sub.edges.items()):
+            context = contexts.get(chunk)
+            if context is None or entity in seeds:
+                continue
+            strength = cue_strength(context.text, context.spans.get(entity, []), cues)
+            sub.edges[(entity, chunk)] = weight * (1 + CUE_GAIN * strength)
 
 
 def _links(path: list[str]) -> dict[tuple[str, str], str]:

@@ -1,5 +1,10 @@
 """Entities a query names: spaCy's entities in the query, plus any entity of the collection
-whose name occurs in the query as whole words (capitalised, where the script has case)."""
+whose name occurs in the query as whole words (capitalised, where the script has case).
+
+Words inside parentheses qualify the name before them ("Palo Alto (2013 Film)"), as in
+titles (see ingest/titles.py): they are never a name on their own, so a title-cased
+"Film" or "Song" does not seed the walk from a generic entity.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +30,10 @@ class EntityLinker:
         self._extractor: Extractor | None = None
         self._lock = threading.Lock()
 
-    async def link(self, conn: Conn, tenant_id: UUID, collection_id: UUID, query: str) -> list[str]:
+    async def link(
+        self, conn: Conn, tenant_id: UUID, collection_id: UUID, query: str
+    ) -> dict[str, str]:
+        """Linked entity id -> the name key it was linked by."""
         keys = await asyncio.to_thread(self._keys, query)
         cursor = await conn.execute(
             "SELECT id::text, key FROM entities WHERE tenant_id = %s AND collection_id = %s"
@@ -35,7 +43,8 @@ class EntityLinker:
         return longest({ident: key for ident, key in await cursor.fetchall()})
 
     def _keys(self, query: str) -> set[str]:
-        named = {normalise(m.text) for m in self._get().mentions(query)}
+        inside = parenthesised(query)
+        named = {normalise(m.text) for m in self._get().mentions(query) if not inside[m.start]}
         return {k for k in named | name_candidates(query) if k}
 
     def _get(self) -> Extractor:
@@ -49,12 +58,13 @@ def name_candidates(query: str) -> set[str]:
     """Normalised word n-grams that could be a name: one word at least is capitalised (or in
     a script without case), and a lone word is no stopword. Keys keep the punctuation
     between words ("Gaby: A True Story")."""
+    inside = parenthesised(query)
     words = list(_WORD.finditer(query))
     found = set()
     for n in range(1, MAX_NGRAM + 1):
         for start in range(len(words) - n + 1):
             gram = words[start : start + n]
-            if not any(_name_like(w.group()) for w in gram):
+            if not any(_name_like(w.group()) for w in gram) or any(inside[w.start()] for w in gram):
                 continue
             if n == 1 and gram[0].group().lower() in STOPWORDS:
                 continue
@@ -62,20 +72,30 @@ def name_candidates(query: str) -> set[str]:
     return found
 
 
+def parenthesised(text: str) -> list[bool]:
+    """For each character, whether it lies inside parentheses."""
+    depth, inside = 0, []
+    for char in text:
+        depth = max(depth - 1, 0) if char == ")" else depth
+        inside.append(depth > 0)
+        depth += char == "("
+    return inside
+
+
 def _name_like(word: str) -> bool:
     first = word[0]
     return first.isupper() or (first.isalpha() and not first.islower() and not first.isupper())
 
 
-def longest(names: dict[str, str]) -> list[str]:
-    """Entity ids whose key is not part of a longer linked key: "Andy" goes when "Andy
+def longest(names: dict[str, str]) -> dict[str, str]:
+    """The entities whose key is not part of a longer linked key: "Andy" goes when "Andy
     Summers" is linked too."""
     keys = set(names.values())
-    return [
-        ident
+    return {
+        ident: key
         for ident, key in names.items()
         if not any(other != key and _contains_words(other, key) for other in keys)
-    ]
+    }
 
 
 def _contains_words(longer: str, shorter: str) -> bool:

@@ -20,6 +20,7 @@ from app.relationships import RelationshipPath
 from graph.temporal import TimeFilter
 from ingest.embedder import Embedder
 from retrieval.query_terms import query_terms
+from retrieval.relation_cues import cue_terms
 from retrieval.section_refs import section_labels
 from store import search, vocabulary
 from store.pool import Pool
@@ -27,7 +28,7 @@ from store.scope import Scope
 from store.tenants import Tenant
 
 MIN_SIMILARITY = 0.2
-EF_SEARCH = 100
+EF_SEARCH = 600  # recall@10 0.79 at 100, 0.96 at 500, 1.0 at 600 on 100k chunks (bench.search)
 CACHE_SIZE = 2048
 
 
@@ -107,7 +108,8 @@ async def graph(
         seeds = await linker.link(conn, scope.tenant_id, scope.collection_id, query)
     if not seeds:
         return LegResult()
-    found, _ = await discovery.discover(tenant, seeds, hops, time, limit * 3)
+    cues = cue_terms(query, seeds.values())
+    found, _ = await discovery.discover(tenant, list(seeds), hops, time, limit * 3, cues=cues)
     chunks = [UUID(d.chunk_id) for d in found]
     if scope.narrowed:
         async with pool.connection() as conn:

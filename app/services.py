@@ -99,7 +99,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     collections = Collections(pool, graph, projector, embedders)
     worker = IngestWorker(pool, embedders)
     entities = Entities(pool, graph, collections, settings.graph_max_first)
-    discovery = GraphDiscovery(graph)
+    discovery = GraphDiscovery(graph, pool)
     keyword_index = KeywordIndexes(pool, settings.keyword_index)
     return Services(
         settings=settings,

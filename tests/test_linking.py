@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.linking import longest, name_candidates
+from app.linking import longest, name_candidates, parenthesised
 
 
 def test_capitalised_ngrams_keep_their_punctuation() -> None:
@@ -23,3 +23,14 @@ def test_scripts_without_case_count_as_names() -> None:
 def test_only_the_longest_linked_names_seed() -> None:
     linked = {"1": "andy", "2": "andy summers", "3": "aivar kuusmaa", "4": "summers"}
     assert sorted(longest(linked)) == ["2", "3"]
+
+
+def test_parenthesised_qualifiers_are_no_names() -> None:
+    found = name_candidates("Who directed Palo Alto (2013 Film)?")
+    assert "palo alto" in found
+    assert not {"film", "2013 film", "palo alto (2013 film)"} & found
+
+
+def test_parentheses_mark_the_characters_inside() -> None:
+    assert parenthesised("a (b) c") == [False, False, False, True, False, False, False]
+    assert parenthesised("x) (y") == [False, False, False, False, True]

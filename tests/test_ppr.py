@@ -14,6 +14,7 @@ from app.ppr import personalized_pagerank, rank_chunks
 from graph.driver import open_graph
 from graph.subgraph import Subgraph, entity_chunk_subgraph
 from graph.temporal import NOW
+from store.pool import open_pool
 from store.tenants import Tenant
 from tests._stack import Stack
 from tests.graph_helpers import cypher, wait_until_graphed
@@ -159,11 +160,14 @@ def test_discovery_gives_each_chunk_its_relationship_path(
 
     async def discover() -> list[DiscoveredChunk]:
         graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
             tenant = Tenant(uuid.UUID(alice["tenant"]), "t")
-            found, _ = await GraphDiscovery(graph).discover(tenant, [alice["id"]], 2, NOW, 10)
+            discovery = GraphDiscovery(graph, pool)
+            found, _ = await discovery.discover(tenant, [alice["id"]], 2, NOW, 10)
             return found
         finally:
+            await pool.close()
             await graph.close()
 
     found = {docs[d.chunk_id]: d for d in asyncio.run(discover())}
