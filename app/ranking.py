@@ -7,14 +7,15 @@
    reranker when one is configured; else, when the graph did not lead, by the blend 60%
    vector similarity, 25% fused relevance, 15% importance (1.0 until engagement feedback
    exists). A graph-led head keeps the fused order: on 2Wiki the vector blend cost it 3 points
-   of R@2 (bench/RESULTS.md). MMR then keeps near-duplicates apart. The head stays above
-   the tail, so what fusion found is re-ordered, never dropped.
+   of R@2 (bench/RESULTS.md). MMR then keeps near-duplicates, and passages of one document,
+   apart. The head stays above the tail, so what fusion found is re-ordered, never dropped.
 3. A chunk of a section the query names leads the order.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from uuid import UUID
 
 import numpy as np
@@ -26,12 +27,14 @@ from retrieval.request import Leg
 from store.search import ChunkVector
 
 CANDIDATES = 50
-GRAPH_LEAD = 16.0  # RRF weight of the graph leg when the query links to known entities
+GRAPH_LEAD = 100.0  # RRF weight of the graph leg when the query links to known entities
 BLEND = (0.6, 0.25, 0.15)  # vector similarity, fused relevance, importance
 IMPORTANCE = 1.0
 SECTION_BOOST = 10.0
 HEAD_BONUS = 1.0  # lifts the re-scored head above the tail (blend scores are at most 1)
 MMR_TRADE_OFF = 0.7  # relevance against novelty
+NEAR_DUPLICATE = 0.9  # cosine from which two chunks count as saying the same thing
+ORDER_STEP = 1e-6  # the least score gap between consecutive hits of the diversified head
 
 
 @dataclass
@@ -109,14 +112,26 @@ def _diversified(head: list[Candidate], vectors: dict[UUID, ChunkVector]) -> lis
     order = mmr(
         sorted(by_id, key=lambda i: -by_id[i].score),
         {i: c.score for i, c in by_id.items()},
-        lambda a, b: _cosine(vectors, a, b),
+        lambda a, b: _likeness(vectors, a, b),
         len(head),
         MMR_TRADE_OFF,
     )
-    return [by_id[i] for i in order]
+    return _monotonic([by_id[i] for i in order])
 
 
-def _cosine(vectors: dict[UUID, ChunkVector], a: UUID, b: UUID) -> float:
+def _monotonic(ordered: list[Candidate]) -> list[Candidate]:
+    """Scores that fall along the diversified order, so merging by score keeps it."""
+    for previous, c in pairwise(ordered):
+        c.score = min(c.score, previous.score - ORDER_STEP)
+    return ordered
+
+
+def _likeness(vectors: dict[UUID, ChunkVector], a: UUID, b: UUID) -> float:
+    """Cosine of the chunks' vectors; chunks of one document count as alike, so the head
+    shows other documents before a document's second passage."""
     if a not in vectors or b not in vectors:
         return 0.0
-    return float(np.dot(vectors[a].vector, vectors[b].vector))
+    if vectors[a].document_id == vectors[b].document_id:
+        return 1.0
+    cosine = float(np.dot(vectors[a].vector, vectors[b].vector))
+    return cosine if cosine >= NEAR_DUPLICATE else 0.0

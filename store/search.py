@@ -114,6 +114,7 @@ class ChunkVector:
     chunk_id: UUID
     similarity: float
     vector: NDArray[np.float32]
+    document_id: UUID
 
 
 async def candidate_vectors(
@@ -121,14 +122,15 @@ async def candidate_vectors(
 ) -> dict[UUID, ChunkVector]:
     """For each main chunk, its window most similar to the query, and that similarity."""
     cursor = await conn.execute(
-        "SELECT DISTINCT ON (l.main_id) l.main_id, 1 - (w.embedding <=> %s), w.embedding"
+        "SELECT DISTINCT ON (l.main_id) l.main_id, 1 - (w.embedding <=> %s), w.embedding,"
+        " w.document_id"
         " FROM chunk_links l JOIN chunks w ON w.id = l.window_id AND w.kind = 'small'"
         " WHERE l.main_id = ANY(%s) AND l.tenant_id = %s AND w.embedding IS NOT NULL"
         " ORDER BY l.main_id, w.embedding <=> %s",
         (vector, chunk_ids, tenant_id, vector),
     )
     return {
-        row[0]: ChunkVector(row[0], float(row[1]), _array(row[2]))
+        row[0]: ChunkVector(row[0], float(row[1]), _array(row[2]), row[3])
         for row in await cursor.fetchall()
     }
 

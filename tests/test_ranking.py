@@ -39,7 +39,7 @@ def test_the_blend_reorders_the_head_and_keeps_it_above_the_tail() -> None:
         ranking.Candidate(c, 1.0 - i * 0.01, [Leg.KEYWORD]) for i, c in enumerate((A, B, C, D))
     ]
     vectors = {
-        c: ChunkVector(c, sim, np.eye(4, dtype=np.float32)[i])
+        c: ChunkVector(c, sim, np.eye(4, dtype=np.float32)[i], c)
         for i, (c, sim) in enumerate(((A, 0.1), (B, 0.9), (C, 0.5), (D, 0.99)))
     }
     ranking.CANDIDATES, size = 50, ranking.head_size(1)
@@ -60,3 +60,30 @@ def test_a_reranked_head_follows_the_reranker() -> None:
     ordered = ranking.reranked(candidates, [0.1, 0.9], 1)
     assert [c.chunk_id for c in ordered] == [B, A, C]
     assert ordered[1].score > ordered[2].score
+
+
+def _graph_head(*chunks: uuid.UUID) -> list[ranking.Candidate]:
+    return [ranking.Candidate(c, 1.0 - i * 0.01, [Leg.GRAPH]) for i, c in enumerate(chunks)]
+
+
+def _vectors(rows: list[tuple[uuid.UUID, list[float], uuid.UUID]]) -> dict[uuid.UUID, ChunkVector]:
+    return {
+        c: ChunkVector(c, 0.5, np.array(v, dtype=np.float32) / np.linalg.norm(v), doc)
+        for c, v, doc in rows
+    }
+
+
+def test_a_documents_second_passage_yields_to_other_documents() -> None:
+    vectors = _vectors([(A, [1, 0, 0], A), (B, [0, 1, 0], A), (C, [0, 0, 1], C)])
+    ordered = ranking.blend(_graph_head(A, B, C), vectors, 3, graph_led=True)
+    assert [c.chunk_id for c in ordered] == [A, C, B]
+    assert ordered[0].score > ordered[1].score > ordered[2].score  # merging keeps the order
+
+
+def test_near_duplicates_are_kept_apart_and_distinct_chunks_keep_their_order() -> None:
+    duplicates = _vectors([(A, [1, 0, 0], A), (B, [1, 0.1, 0], B), (C, [0, 0, 1], C)])
+    ordered = ranking.blend(_graph_head(A, B, C), duplicates, 3, graph_led=True)
+    assert [c.chunk_id for c in ordered] == [A, C, B]
+    related = _vectors([(A, [1, 0, 0], A), (B, [1, 1, 0], B), (C, [0, 0, 1], C)])
+    ordered = ranking.blend(_graph_head(A, B, C), related, 3, graph_led=True)
+    assert [c.chunk_id for c in ordered] == [A, B, C]  # cosine 0.71 is no duplicate
