@@ -20,6 +20,7 @@ from store.pool import Conn
 
 MAX_NGRAM = 6
 _WORD = re.compile(r"[\w'’&.-]+")
+_PIECE = re.compile(r"\w+")
 
 
 class EntityLinker:
@@ -99,4 +100,6 @@ def longest(names: dict[str, str]) -> dict[str, str]:
 
 
 def _contains_words(longer: str, shorter: str) -> bool:
-    return f" {shorter} " in f" {longer} "
+    """Whole words, where an apostrophe also ends a word ("peter" is in "peter's friends")."""
+    inner = " ".join(_PIECE.findall(shorter))
+    return f" {inner} " in " " + " ".join(_PIECE.findall(longer)) + " "

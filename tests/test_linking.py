@@ -34,3 +34,8 @@ def test_parenthesised_qualifiers_are_no_names() -> None:
 def test_parentheses_mark_the_characters_inside() -> None:
     assert parenthesised("a (b) c") == [False, False, False, True, False, False, False]
     assert parenthesised("x) (y") == [False, False, False, False, True]
+
+
+def test_a_possessive_name_contains_the_bare_name() -> None:
+    linked = {"1": "peter", "2": "peter's friends", "3": "friendship"}
+    assert sorted(longest(linked)) == ["2", "3"]
