@@ -21,6 +21,9 @@ from store.pool import Conn
 MAX_NGRAM = 6
 _WORD = re.compile(r"[\w'’&.-]+")
 _PIECE = re.compile(r"\w+")
+_QUALIFIER = re.compile(r"\([^()]+\)")
+_POSSESSIVE = re.compile(r"['’]s?$")
+MAX_TITLE_WORDS = 10
 
 
 class EntityLinker:
@@ -59,18 +62,53 @@ def name_candidates(query: str) -> set[str]:
     """Normalised word n-grams that could be a name: one word at least is capitalised (or in
     a script without case), and a lone word is no stopword. Keys keep the punctuation
     between words ("Gaby: A True Story")."""
-    inside = parenthesised(query)
-    words = list(_WORD.finditer(query))
+    words = _outside_parentheses(query)
+    return {
+        normalise(query[gram[0].start() : gram[-1].end()])
+        for start in range(len(words))
+        for gram in _runs(words, start, MAX_NGRAM)
+    }
+
+
+def title_candidates(query: str) -> set[str]:
+    """Case-folded word runs that could quote a document's exact title: up to
+    MAX_TITLE_WORDS words, one capitalised, with and without a possessive, a following
+    "?" or "!", or a parenthesised qualifier ("Palo Alto (2013 Film)")."""
+    words = _outside_parentheses(query)
     found = set()
-    for n in range(1, MAX_NGRAM + 1):
-        for start in range(len(words) - n + 1):
-            gram = words[start : start + n]
-            if not any(_name_like(w.group()) for w in gram) or any(inside[w.start()] for w in gram):
-                continue
-            if n == 1 and gram[0].group().lower() in STOPWORDS:
-                continue
-            found.add(normalise(query[gram[0].start() : gram[-1].end()]))
-    return found
+    for start in range(len(words)):
+        for gram in _runs(words, start, MAX_TITLE_WORDS):
+            found.update(_title_forms(query, gram[0].start(), gram[-1].end()))
+    return {" ".join(f.split()).casefold() for f in found if f.strip()}
+
+
+def _outside_parentheses(query: str) -> list[re.Match[str]]:
+    inside = parenthesised(query)
+    return [w for w in _WORD.finditer(query) if not inside[w.start()]]
+
+
+def _runs(words: list[re.Match[str]], start: int, longest: int) -> list[list[re.Match[str]]]:
+    """The runs of up to `longest` words from `start` that may be a name."""
+    ends = range(start + 1, min(start + longest, len(words)) + 1)
+    return [words[start:end] for end in ends if _may_name(words[start:end])]
+
+
+def _may_name(words: list[re.Match[str]]) -> bool:
+    """One word at least is capitalised, and a lone word is no stopword."""
+    if len(words) == 1 and words[0].group().lower() in STOPWORDS:
+        return False
+    return any(_name_like(w.group()) for w in words)
+
+
+def _title_forms(query: str, start: int, end: int) -> list[str]:
+    text, rest = query[start:end], query[end:]
+    forms = [text, _POSSESSIVE.sub("", text)]
+    if rest[:1] in ("?", "!"):
+        forms.append(text + rest[0])
+    qualifier = _QUALIFIER.match(rest.lstrip())
+    if qualifier is not None:
+        forms.append(f"{text} {qualifier.group()}")
+    return forms
 
 
 def parenthesised(text: str) -> list[bool]:

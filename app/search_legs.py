@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from app.discovery import GraphDiscovery
 from app.keyword_index import KeywordIndexes
-from app.linking import EntityLinker
+from app.linking import EntityLinker, title_candidates
 from app.relationships import RelationshipPath
 from graph.temporal import TimeFilter
 from ingest.embedder import Embedder
@@ -106,10 +106,13 @@ async def graph(
 ) -> LegResult:
     async with pool.connection() as conn:
         seeds = await linker.link(conn, scope.tenant_id, scope.collection_id, query)
+        titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
     if not seeds:
         return LegResult()
     cues = cue_terms(query, seeds.values())
-    found, _ = await discovery.discover(tenant, list(seeds), hops, time, limit * 3, cues=cues)
+    found, _ = await discovery.discover(
+        tenant, list(seeds), hops, time, limit * 3, tuple(titled), cues
+    )
     chunks = [UUID(d.chunk_id) for d in found]
     if scope.narrowed:
         async with pool.connection() as conn:

@@ -99,6 +99,17 @@ async def section_chunks(conn: Conn, scope: Scope, labels: list[str], limit: int
     return list(dict.fromkeys(row[0] for row in await cursor.fetchall()))
 
 
+async def titled_chunks(conn: Conn, scope: Scope, titles: list[str]) -> list[str]:
+    """Main chunks of the scope's documents whose title is one of `titles` (case-folded)."""
+    clause, params = scope.documents_clause()
+    cursor = await conn.execute(
+        "SELECT c.id::text FROM documents d JOIN chunks c ON c.document_id = d.id"
+        f" WHERE {clause} AND lower(d.title) = ANY(%s) AND c.kind = 'main' ORDER BY c.id",
+        [*params, titles],
+    )
+    return [row[0] for row in await cursor.fetchall()]
+
+
 async def chunks_in_scope(conn: Conn, scope: Scope, chunk_ids: list[UUID]) -> set[UUID]:
     clause, params = scope.documents_clause()
     cursor = await conn.execute(

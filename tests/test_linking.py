@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.linking import longest, name_candidates, parenthesised
+from app.linking import longest, name_candidates, parenthesised, title_candidates
 
 
 def test_capitalised_ngrams_keep_their_punctuation() -> None:
@@ -39,3 +39,10 @@ def test_parentheses_mark_the_characters_inside() -> None:
 def test_a_possessive_name_contains_the_bare_name() -> None:
     linked = {"1": "peter", "2": "peter's friends", "3": "friendship"}
     assert sorted(longest(linked)) == ["2", "3"]
+
+
+def test_title_candidates_quote_whole_titles_with_their_qualifiers() -> None:
+    found = title_candidates("Who directed Palo Alto (2013 Film) or Do You Believe?")
+    assert {"palo alto (2013 film)", "palo alto", "do you believe?", "do you believe"} <= found
+    assert "who" not in found and "film" not in found  # a lone stopword, a qualifier word
+    assert "lothair ii" in title_candidates("When did Lothair II's mother die?")

@@ -218,3 +218,18 @@ def test_unknown_mode_and_too_many_spans_are_bad_input(client: GraphQLClient, co
     spans = [{"documentId": str(uuid.uuid4()), "unit": "CHARS", "start": 0, "end": 1}] * 51
     body = client.post("query($s: [SpanInput!]!) { readSpans(spans: $s) { text } }", s=spans)
     assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": "spans"}
+
+
+def test_a_quoted_title_with_its_qualifier_picks_that_document(
+    client: GraphQLClient, stack: Stack
+) -> None:
+    name = new_collection(client)
+    docs = [
+        {"externalId": "planet", "title": "Mercury (planet)", "text": "Mercury orbits the Sun."},
+        {"externalId": "element", "title": "Mercury (element)", "text": "Mercury is a metal."},
+    ]
+    ingest(client, name, *docs)
+    wait_until_graphed(stack, name, len(docs))
+    for qualifier in ("planet", "element"):
+        result = search(client, name, f"What is Mercury ({qualifier.title()}) like?", mode="GRAPH")
+        assert paths(result)[0] == qualifier
