@@ -1,8 +1,9 @@
 """From the legs' rankings to the final order of one collection's candidates.
 
 1. Reciprocal Rank Fusion on positions. When the query names entities the collection knows,
-   the graph leg leads (weight GRAPH_LEAD): multi-hop answers live in passages that never
-   repeat the query's words, and equal-weight fusion drowns them.
+   the graph leg leads (weight GRAPH_LEAD, so the text legs only reorder near-ties):
+   multi-hop answers live in passages that never repeat the query's words, and equal-weight
+   fusion drowns them (on 2Wiki, weight 16 gave R@5 87.4, 100 gave 89.2).
 2. The head of the fused list (twice the hits asked for, at least 10) is re-scored: by the
    reranker when one is configured; else, when the graph did not lead, by the blend 60%
    vector similarity, 25% fused relevance, 15% importance (1.0 until engagement feedback
