@@ -70,13 +70,15 @@ class KeywordIndexes:
         return None
 
     def _start_build(self, key: tuple[UUID, UUID]) -> None:
-        if key in self._building or time.monotonic() - self._failed_at.get(key, -1e9) < (
-            RETRY_AFTER_SECONDS
-        ):
+        if key in self._building or self._failed_lately(key):
             return
         task = asyncio.create_task(self._build(key), name=f"keyword-index-{key[1]}")
         self._building[key] = task
         task.add_done_callback(lambda _: self._building.pop(key, None))
+
+    def _failed_lately(self, key: tuple[UUID, UUID]) -> bool:
+        failed_at = self._failed_at.get(key)
+        return failed_at is not None and time.monotonic() - failed_at < RETRY_AFTER_SECONDS
 
     async def _build(self, key: tuple[UUID, UUID]) -> None:
         try:

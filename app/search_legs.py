@@ -106,9 +106,9 @@ async def graph(
 ) -> LegResult:
     async with pool.connection() as conn:
         seeds = await linker.link(conn, scope.tenant_id, scope.collection_id, query)
+        if not seeds:
+            return LegResult()
         titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
-    if not seeds:
-        return LegResult()
     cues = cue_terms(query, seeds.values())
     found, _ = await discovery.discover(
         tenant, list(seeds), hops, time, limit * 3, tuple(titled), cues
