@@ -20,7 +20,7 @@ from store.pool import Conn, Pool
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Conn, list[dict[str, Any]]], Awaitable[None]]
-_BATCH = 64
+BATCH = 64  # outbox rows (so documents) per Neo4j transaction
 
 
 class GraphProjector:
@@ -73,7 +73,7 @@ class GraphProjector:
 
     async def _apply_batch(self) -> int:
         async with self._pool.connection() as conn, conn.transaction():
-            rows = await outbox.claim(conn, _BATCH)
+            rows = await outbox.claim(conn, BATCH)
             if not rows:
                 return 0
             ids = [row.id for row in rows]
