@@ -12,7 +12,8 @@ Reported, per size:
 - the dense leg against a numpy exact scan over the same vectors;
 - HNSW recall@10 against an exact scan in Postgres;
 - the keyword leg against `bm25s` fed the same tokens, with top-10 agreement.
-The graph leg is measured on the original corpus only: copies have no graph.
+Copies also get the source's graph (bench/_graph_copies.py), so GRAPH and four-leg HYBRID
+are measured at every size.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ import numpy as np
 
 from app.search_legs import EF_SEARCH, QueryVectors
 from app.services import Services
+from bench._graph_copies import add_graph
 from bench._services import bench_services
+from bench._sql import collection_id, count
 from bench._timing import p50_p95
 from bench.quality import COLLECTION, ensure_corpus, questions
 from ingest.analyzer import analyze
@@ -62,16 +65,17 @@ async def replicate(services: Services, tenant: Tenant, target_chunks: int) -> s
 async def _replicate(
     services: Services, conn: Conn, tenant: Tenant, name: str, target_chunks: int
 ) -> None:
-    source = await _collection_id(conn, COLLECTION)
-    existing = await _collection_id(conn, name)
+    source = await collection_id(conn, COLLECTION)
+    existing = await collection_id(conn, name)
     if existing is not None:
-        if await _count(conn, "SELECT count(*) FROM chunks WHERE collection_id = %s", existing):
+        if await count(conn, "SELECT count(*) FROM chunks WHERE collection_id = %s", existing):
             await conn.execute("ANALYZE documents, chunks, chunk_links, postings")
+            await add_graph(services, conn, tenant, name, (source, existing))
             return
         await conn.execute("DELETE FROM collections WHERE id = %s", (existing,))
     await services.collections.create(tenant, name)
-    target = await _collection_id(conn, name)
-    per_copy = await _count(
+    target = await collection_id(conn, name)
+    per_copy = await count(
         conn, "SELECT count(*) FROM chunks WHERE collection_id = %s AND kind = 'main'", source
     )
     for copy in range(-(-target_chunks // per_copy)):
@@ -79,6 +83,7 @@ async def _replicate(
             await _copy(conn, source, target, copy)
         print(f"  {name}: copy {copy + 1} done", flush=True)
     await conn.execute("ANALYZE documents, chunks, chunk_links, postings, collection_stats")
+    await add_graph(services, conn, tenant, name, (source, target))
 
 
 async def _copy(conn: Conn, source: Any, target: Any, copy: int) -> None:
@@ -115,17 +120,6 @@ _COPY_SQL = (
     " term_total = collection_stats.term_total + EXCLUDED.term_total,"
     " version = collection_stats.version + 1",
 )
-
-
-async def _collection_id(conn: Conn, name: str) -> Any:
-    cursor = await conn.execute("SELECT id FROM collections WHERE name = %s", (name,))
-    row = await cursor.fetchone()
-    return row[0] if row else None
-
-
-async def _count(conn: Conn, sql: str, *params: Any) -> int:
-    row = await (await conn.execute(sql, params)).fetchone()
-    return int(row[0]) if row else 0
 
 
 async def latencies(
@@ -236,13 +230,13 @@ async def _one_size(
 ) -> dict[str, Any]:
     name = COLLECTION if size == 0 else await replicate(services, tenant, size)
     async with services.pool.connection() as conn:
-        cid = await _collection_id(conn, name)
-        chunks = await _count(
+        cid = await collection_id(conn, name)
+        chunks = await count(
             conn, "SELECT count(*) FROM chunks WHERE collection_id = %s AND kind = 'main'", cid
         )
     scope = Scope(tenant.id, cid)
     result: dict[str, Any] = {"name": name, "chunks": chunks}
-    for label, mode, legs in _MODES if size else _GRAPH_MODES:
+    for label, mode, legs in (*_MODES, *_GRAPH_MODES) if size else _GRAPH_MODES:
         await latencies(services, tenant, name, items[:5], mode, legs)  # warm-up
         await services.keyword_index.settle()  # the first search started its index build
         result[label] = await latencies(services, tenant, name, items, mode, legs)
