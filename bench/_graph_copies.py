@@ -13,11 +13,11 @@ import time
 from typing import Any
 
 from app.services import Services
-from bench._sql import count
+from bench._sql import COPY_ID, count
 from store.pool import Conn
 from store.tenants import Tenant
 
-_NEW = "md5({}::text || ':' || %(copy)s || ':' || %(target)s::text)::uuid"
+_NEW = COPY_ID
 _MAYBE_NEW = "CASE WHEN {0} IS NULL THEN NULL ELSE " + _NEW.replace("{}", "{0}") + " END"
 _SQL = (
     "INSERT INTO entities (id, tenant_id, collection_id, key, type, name, aliases)"

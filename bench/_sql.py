@@ -6,6 +6,9 @@ from typing import Any
 
 from store.pool import Conn
 
+# The id of a row's copy: the same in every table, so copied rows keep their references.
+COPY_ID = "md5({}::text || ':' || %(copy)s || ':' || %(target)s::text)::uuid"
+
 
 async def collection_id(conn: Conn, name: str) -> Any:
     cursor = await conn.execute("SELECT id FROM collections WHERE name = %s", (name,))

@@ -7,8 +7,8 @@ keep their text and postings, and their vectors get random noise (uniform, 0.1 w
 dimension: a copy's cosine to its original is about 0.87). Near-duplicates would make
 HNSW recall@10 meaningless: the ten nearest would be a tie among one passage's copies.
 Reported, per size:
-- p50 and p95 of the KEYWORD, SEMANTIC and HYBRID (keyword + semantic + section) searches,
-  query embedding included;
+- p50 and p95 of the KEYWORD, SEMANTIC, HYBRID (keyword + semantic + section), GRAPH and
+  four-leg HYBRID searches, query embedding included;
 - the dense leg against a numpy exact scan over the same vectors;
 - HNSW recall@10 against an exact scan in Postgres;
 - the keyword leg against `bm25s` fed the same tokens, with top-10 agreement.
@@ -33,7 +33,7 @@ from app.search_legs import EF_SEARCH, QueryVectors
 from app.services import Services
 from bench._graph_copies import add_graph
 from bench._services import bench_services
-from bench._sql import collection_id, count
+from bench._sql import COPY_ID, collection_id, count
 from bench._timing import p50_p95
 from bench.quality import COLLECTION, ensure_corpus, questions
 from ingest.analyzer import analyze
@@ -92,7 +92,7 @@ async def _copy(conn: Conn, source: Any, target: Any, copy: int) -> None:
         await conn.execute(sql, params)
 
 
-_NEW = "md5({}::text || ':' || %(copy)s || ':' || %(target)s::text)::uuid"
+_NEW = COPY_ID
 _COPY_SQL = (
     "INSERT INTO documents (id, tenant_id, collection_id, external_id, source_type, title,"
     " content_type, metadata, content_hash, body, pages, status, version, chunk_count)"
