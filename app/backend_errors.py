@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import neo4j.exceptions
 import psycopg
+import psycopg.errors
 import psycopg_pool
 
 from app.errors import BackendUnavailable
@@ -15,6 +16,8 @@ _NEO4J_DOWN = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpi
 def as_backend_unavailable(error: BaseException) -> BackendUnavailable | None:
     if isinstance(error, BackendUnavailable):
         return error
+    if isinstance(error, psycopg.errors.TransactionRollback):
+        return None  # a deadlock or serialization failure: the server is up, retry the work
     if isinstance(error, _POSTGRES_DOWN):
         return BackendUnavailable("postgres", type(error).__name__)
     if isinstance(error, _NEO4J_DOWN):

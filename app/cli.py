@@ -17,7 +17,7 @@ from app.auth import create_key
 from app.devkey import DEV_TENANT
 from app.endpoints import local_neo4j, local_postgres, postgres_url, resolve_endpoints
 from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
-from app.ingest_command import IngestRequest, run_ingest
+from app.ingest_command import IngestRequest, run_ingest, submit_paths
 from app.localdb.bolt import port_is_free
 from app.services import Services, open_services
 from app.settings import PROJECT_ROOT, Settings
@@ -64,8 +64,8 @@ def run() -> None:
     asyncio.run(_migrate(settings))
     key = asyncio.run(devkey.ensure_dev_key(settings, postgres_url(settings)))
     demo = IngestRequest([PROJECT_ROOT / "demo"], "demo", DEV_TENANT, create=True)
-    for line in asyncio.run(run_ingest(settings, demo)):
-        click.echo(f"demo document failed: {line}", err=True)
+    queued = asyncio.run(submit_paths(settings, demo))
+    click.echo(f"demo      {queued} document(s) queued; the server indexes them in the background")
     base = f"http://{settings.host}:{settings.port}"
     click.echo(f"GraphiQL:  {base}/graphql#apiKey={key}")
     click.echo(f"API key:   {key}   (send it as the X-API-Key header)")

@@ -45,7 +45,9 @@ class Collections:
                 raise TrellisError(
                     ErrorCode.ALREADY_EXISTS, f"a collection named {name!r} already exists"
                 ) from None
-            await outbox.enqueue(conn, tenant.id, "collection.upsert", _graph_row(created))
+            await outbox.enqueue(
+                conn, tenant.id, created.id, "collection.upsert", _graph_row(created)
+            )
         await self._project_now(created)
         return created
 

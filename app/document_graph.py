@@ -40,16 +40,17 @@ class DocumentGraphs:
         self._lock = threading.Lock()
 
     async def upsert(self, conn: Conn, payloads: list[dict[str, Any]]) -> None:
-        loaded = [
-            found
-            for p in payloads
-            if (found := await rows.load_document(conn, UUID(p["document_id"])))
-        ]
+        """Extract, record and project the documents' current versions. A document deleted
+        since its row was queued is skipped: its deletion has its own row."""
+        found = [(await rows.load_document(conn, UUID(p["document_id"])), p) for p in payloads]
+        present = [(loaded, payload) for loaded, payload in found if loaded is not None]
+        loaded = [document for document, _ in present]
         graphs = await asyncio.to_thread(self._extract_all, loaded)
         orphans: list[UUID] = []
         for (doc, _), graph in zip(loaded, graphs, strict=True):
             orphans += await rows.write(conn, doc, graph)
-        await self.project(conn, [doc for doc, _ in loaded], payloads, [str(o) for o in orphans])
+        docs = [doc for doc, _ in loaded]
+        await self.project(conn, docs, [p for _, p in present], [str(o) for o in orphans])
 
     async def project(
         self,

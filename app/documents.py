@@ -105,7 +105,7 @@ class Documents:
                 "touched": touched,
                 "facts": [str(f) for f in await functional.chain_fact_ids(conn, chains)],
             }
-            await outbox.enqueue(conn, tenant.id, "document.delete", payload)
+            await outbox.enqueue(conn, tenant.id, target.id, "document.delete", payload)
         self._projector.wake()
         return removed
 
@@ -114,7 +114,7 @@ class Documents:
         async with self._pool.connection() as conn, conn.transaction():
             await collection_rows.delete(conn, tenant.id, target.id)
             await outbox.enqueue(
-                conn, tenant.id, "collection.delete", {"collection_id": str(target.id)}
+                conn, tenant.id, target.id, "collection.delete", {"collection_id": str(target.id)}
             )
         self._projector.wake()
 

@@ -1,23 +1,36 @@
-"""`trellis ingest`: index files, folders and .jsonl into a collection, with a progress bar."""
+"""`trellis ingest`: index files, folders and .jsonl into a collection, with honest progress.
+
+Files are read and submitted in bounded batches, then this process indexes its own jobs'
+items (a running server may help; it never waits behind other jobs), then projects the
+collection's graph beside any server doing the same. Progress counts megabytes, so the
+estimate holds when one document is far larger than the rest.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
-from tqdm import tqdm
-
+from app._progress import Progress
 from app.devkey import DEV_TENANT
 from app.endpoints import resolve_endpoints
 from app.errors import ErrorCode, SettingsError, TrellisError
 from app.ingestion import MAX_BATCH
 from app.services import Services, open_services
 from app.settings import Settings
-from ingest.sources import Collected, MissingPath, collect
+from ingest.sources import Collected, MissingPath, Skipped, collect, read
+from ingest.submission import DocumentSubmission
+from store.jobs import JobSummary
 from store.tenants import Tenant, ensure_tenant
+
+SUBMIT_BYTES = 64 * 1024 * 1024  # raw content per submitted job
+POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -29,100 +42,190 @@ class IngestRequest:
     graph: bool = True
 
 
+@dataclass
+class _Run:
+    services: Services
+    tenant: Tenant
+    collection: str
+    collection_id: UUID
+    skipped: Counter[str]
+    jobs: list[UUID]
+
+
 async def run_ingest(settings: Settings, request: IngestRequest) -> list[str]:
     """Index everything under the paths; returns one line per document that failed."""
-    try:
-        found = collect(request.paths)
-    except MissingPath as error:
-        raise SettingsError(str(error)) from None
-    if found.skipped:
-        print(f"skipped {found.skipped} file(s) of unsupported types", file=sys.stderr)
+    found = _collect(request.paths)
     services = await open_services(settings, resolve_endpoints(settings))
     try:
-        tenant = await _tenant(services, request.tenant)
-        await _collection(services, tenant, request)
-        job_ids = await _submit(services, tenant, request.collection, found)
-        await _index_with_progress(services, tenant, job_ids, len(found.submissions))
+        run = await _start(services, request, found)
+        await _submit_all(run, found, settings.max_document_bytes)
+        await _index(run)
         if request.graph:
-            await _project(services)
-        return [f"{where}: {why}" for where, why in found.problems] + await _failures(
-            services, tenant, job_ids
-        )
+            await _project(run)
+        _summarise(run, await _summaries(run))
+        return [f"{where}: {why}" for where, why in found.problems] + await _failures(run)
     finally:
         await services.close()
 
 
-async def _project(services: Services) -> None:
-    """Build the graph now; when Neo4j fails, the outbox keeps the work for a later sync."""
+async def submit_paths(settings: Settings, request: IngestRequest) -> int:
+    """Queue everything under the paths for a server to index; returns documents queued."""
+    found = _collect(request.paths)
+    services = await open_services(settings, resolve_endpoints(settings))
     try:
-        await services.projector.drain()
+        run = await _start(services, request, found)
+        await _submit_all(run, found, settings.max_document_bytes)
+        return sum(s.total for s in await _summaries(run))
+    finally:
+        await services.close()
+
+
+def _collect(paths: list[Path]) -> Collected:
+    try:
+        return collect(paths)
+    except MissingPath as error:
+        raise SettingsError(str(error)) from None
+
+
+async def _start(services: Services, request: IngestRequest, found: Collected) -> _Run:
+    async with services.pool.connection() as conn:
+        tenant = await ensure_tenant(conn, request.tenant)
+    collection_id = await _collection(services, tenant, request)
+    return _Run(services, tenant, request.collection, collection_id, Counter(found.skipped), [])
+
+
+async def _collection(services: Services, tenant: Tenant, request: IngestRequest) -> UUID:
+    try:
+        return (await services.collections.get(tenant, request.collection)).id
+    except TrellisError as error:
+        if error.code != ErrorCode.NOT_FOUND or not request.create:
+            raise
+        return (await services.collections.create(tenant, request.collection)).id
+
+
+async def _submit_all(run: _Run, found: Collected, max_bytes: int) -> None:
+    ingestion = run.services.ingestion
+    for batch in _batches(found, max_bytes, run.skipped):
+        run.jobs.append(await ingestion.submit_documents(run.tenant, run.collection, batch))
+
+
+def _batches(
+    found: Collected, max_bytes: int, skipped: Counter[str]
+) -> Iterator[list[DocumentSubmission]]:
+    """Submissions read lazily, at most MAX_BATCH and about SUBMIT_BYTES per batch."""
+    batch: list[DocumentSubmission] = []
+    size = 0
+    for submission in _submissions(found, max_bytes, skipped):
+        if batch and (len(batch) >= MAX_BATCH or size + len(submission.data or "") > SUBMIT_BYTES):
+            yield batch
+            batch, size = [], 0
+        batch.append(submission)
+        size += len(submission.data or submission.text or "")
+    if batch:
+        yield batch
+
+
+def _submissions(
+    found: Collected, max_bytes: int, skipped: Counter[str]
+) -> Iterator[DocumentSubmission]:
+    yield from found.lines
+    for source in found.files:
+        try:
+            yield read(source, max_bytes)
+        except Skipped as skip:
+            skipped[skip.reason] += 1
+
+
+async def _index(run: _Run) -> None:
+    """Index this run's items; progress in megabytes, documents and chunks."""
+    summaries = await _summaries(run)
+    progress = Progress("indexed", sum(s.bytes for s in summaries), unit="B")
+    started = time.monotonic()
+    try:
+        worker = asyncio.create_task(_work(run))
+        while not worker.done():
+            progress.show(_indexed(await _summaries(run)))
+            await asyncio.wait({worker}, timeout=POLL_SECONDS)
+        await worker
+        summaries = await _summaries(run)
+        progress.show(_indexed(summaries))
+    finally:
+        progress.close()
+    documents = sum(s.total for s in summaries)
+    elapsed = time.monotonic() - started
+    rate = documents / elapsed if elapsed > 0 else 0.0
+    print(f"processed {documents} document(s) in {elapsed:.1f}s ({rate:.1f}/s)", file=sys.stderr)
+
+
+async def _work(run: _Run) -> None:
+    """This run's items, batch by batch, until none is pending (a server may take some)."""
+    while any(s.pending for s in await _summaries(run)):
+        if not (await run.services.worker.run_batch(run.jobs)).items:
+            await asyncio.sleep(POLL_SECONDS)
+
+
+def _indexed(summaries: list[JobSummary]) -> tuple[int, str]:
+    done = sum(s.total - s.pending for s in summaries)
+    total = sum(s.total for s in summaries)
+    chunks = sum(s.chunks for s in summaries)
+    return sum(s.bytes_done for s in summaries), f"{done}/{total} docs, {chunks} chunks"
+
+
+async def _project(run: _Run) -> None:
+    """Project the collection's graph beside any other projector; when Neo4j is down, the
+    outbox keeps the work for a server or a later `trellis graph sync`."""
+    total = _documents(await _summaries(run))
+    progress = Progress("graphed", total, unit="doc")
+    try:
+        while (ended := _graph_ended(await _summaries(run))) < total:
+            progress.show((ended, ""))
+            if not await run.services.projector.drain([run.collection_id]):
+                await asyncio.sleep(POLL_SECONDS)  # another projector has it, or a retry is due
+        progress.show((total, ""))
     except Exception as error:
         print(
             f"graph deferred ({type(error).__name__}); run `trellis graph sync` later",
             file=sys.stderr,
         )
-
-
-async def _tenant(services: Services, name: str) -> Tenant:
-    async with services.pool.connection() as conn:
-        return await ensure_tenant(conn, name)
-
-
-async def _collection(services: Services, tenant: Tenant, request: IngestRequest) -> None:
-    try:
-        await services.collections.get(tenant, request.collection)
-    except TrellisError as error:
-        if error.code != ErrorCode.NOT_FOUND or not request.create:
-            raise
-        await services.collections.create(tenant, request.collection)
-
-
-async def _submit(
-    services: Services, tenant: Tenant, collection: str, found: Collected
-) -> list[UUID]:
-    batches = [
-        found.submissions[i : i + MAX_BATCH] for i in range(0, len(found.submissions), MAX_BATCH)
-    ]
-    return [
-        await services.ingestion.submit_documents(tenant, collection, batch) for batch in batches
-    ]
-
-
-async def _index_with_progress(
-    services: Services, tenant: Tenant, job_ids: list[UUID], total: int
-) -> None:
-    bar = tqdm(
-        total=total,
-        unit="doc",
-        file=sys.stderr,
-        dynamic_ncols=True,
-        bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}]",
-    )
-    started = time.monotonic()
-    try:
-        while True:
-            done = await _done(services, tenant, job_ids)
-            bar.update(done - bar.n)
-            if done >= total or not (await services.worker.run_batch()).items:
-                break
     finally:
-        bar.close()
-    elapsed = time.monotonic() - started
-    rate = total / elapsed if elapsed > 0 else 0.0
-    print(f"processed {total} document(s) in {elapsed:.1f}s ({rate:.1f}/s)", file=sys.stderr)
+        progress.close()
 
 
-async def _done(services: Services, tenant: Tenant, job_ids: list[UUID]) -> int:
-    summaries = [await services.ingestion.job(tenant, job) for job in job_ids]
-    return sum(s.total - s.pending for s in summaries)
+def _documents(summaries: list[JobSummary]) -> int:
+    return sum(s.indexed + s.unchanged for s in summaries)
 
 
-async def _failures(services: Services, tenant: Tenant, job_ids: list[UUID]) -> list[str]:
+def _graph_ended(summaries: list[JobSummary]) -> int:
+    return sum(s.graphed + s.graph_failed for s in summaries)
+
+
+def _summarise(run: _Run, summaries: list[JobSummary]) -> None:
+    counts = {
+        "indexed": sum(s.indexed for s in summaries),
+        "unchanged": sum(s.unchanged for s in summaries),
+        "failed": sum(s.failed for s in summaries),
+        "graphed": sum(s.graphed for s in summaries),
+        "graph failed": sum(s.graph_failed for s in summaries),
+    }
+    print(", ".join(f"{name} {n}" for name, n in counts.items()), file=sys.stderr)
+    if run.skipped:
+        reasons = ", ".join(f"{reason} {n}" for reason, n in run.skipped.most_common())
+        print(f"skipped {run.skipped.total()} file(s): {reasons}", file=sys.stderr)
+
+
+async def _summaries(run: _Run) -> list[JobSummary]:
+    return [await run.services.ingestion.job(run.tenant, job) for job in run.jobs]
+
+
+async def _failures(run: _Run) -> list[str]:
     lines = []
-    for job in job_ids:
-        for outcome in await services.ingestion.outcomes(tenant, job):
+    for job in run.jobs:
+        for outcome in await run.services.ingestion.outcomes(run.tenant, job):
             if outcome.status == "FAILED":
                 lines.append(
                     f"{outcome.external_id}: {outcome.error_code}: {outcome.error_message}"
                 )
+            elif outcome.graph_failed:
+                note = (outcome.graph_notes or ["graph projection failed"])[-1]
+                lines.append(f"{outcome.external_id}: GRAPH_FAILED: {note}")
     return lines

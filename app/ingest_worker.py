@@ -27,6 +27,8 @@ from store.pool import Conn, Pool
 log = logging.getLogger(__name__)
 # Large enough that sorting texts by length keeps embedding batches well packed.
 BATCH_SIZE = 128
+# About 20 seconds of embedding on two cores: progress moves, and a giant document goes alone.
+BATCH_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -37,10 +39,16 @@ class BatchResult:
 
 
 class IngestWorker:
-    def __init__(self, pool: Pool, embedders: Embedders, batch_size: int = BATCH_SIZE) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        embedders: Embedders,
+        batch_size: int = BATCH_SIZE,
+        max_bytes: int = BATCH_BYTES,
+    ) -> None:
         self._pool = pool
         self._embedders = embedders
-        self._batch_size = batch_size
+        self._limits = jobs.BatchLimits(batch_size, max_bytes)
         self._wake = asyncio.Event()
 
     def wake(self) -> None:
@@ -66,9 +74,10 @@ class IngestWorker:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), idle_seconds)
 
-    async def run_batch(self) -> BatchResult:
+    async def run_batch(self, only_jobs: list[UUID] | None = None) -> BatchResult:
+        """Index one fair batch of pending items, of these jobs or of any."""
         async with self._pool.connection() as conn, conn.transaction():
-            items = await jobs.claim(conn, self._batch_size)
+            items = await jobs.claim(conn, self._limits, only_jobs)
             if not items:
                 return BatchResult(0, 0, 0)
             tasks = await self._plan(conn, items)
@@ -96,7 +105,7 @@ class IngestWorker:
     async def _write(self, conn: Conn, tasks: list[IndexTask]) -> BatchResult:
         writer = IndexWriter()
         finished: list[jobs.Finished] = []
-        graph_rows: list[tuple[UUID, dict[str, Any]]] = []
+        graph_rows: list[tuple[UUID, UUID, dict[str, Any]]] = []
         for task in tasks:
             finished.append(await self._write_one(conn, writer, task, graph_rows))
         await writer.flush(conn)
@@ -110,7 +119,7 @@ class IngestWorker:
         conn: Conn,
         writer: IndexWriter,
         task: IndexTask,
-        graph_rows: list[tuple[UUID, dict[str, Any]]],
+        graph_rows: list[tuple[UUID, UUID, dict[str, Any]]],
     ) -> jobs.Finished:
         item_id = task.item.id
         if task.failure is not None:
@@ -127,5 +136,7 @@ class IngestWorker:
             document_id = await documents.insert_row(conn, task.document)
         writer.add(task.document, document_id)
         await task.write_extras(conn, document_id)
-        graph_rows.append((task.key.tenant_id, task.graph_payload(document_id)))
+        graph_rows.append(
+            (task.key.tenant_id, task.key.collection_id, task.graph_payload(document_id))
+        )
         return jobs.Finished(item_id, "INDEXED", document_id, len(task.document.prepared.chunks))

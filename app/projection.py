@@ -1,4 +1,11 @@
-"""Apply the graph outbox to Neo4j. Postgres stays the truth; Neo4j follows it idempotently."""
+"""Apply the graph outbox to Neo4j. Postgres stays the truth; Neo4j follows it idempotently.
+
+Failures are isolated: a batch that fails is retried row by row, each in its own
+transaction, and a row that fails alone is recorded in a transaction of its own, waits, and
+after its last attempt is parked with the reason in its document's graph notes. An
+unavailable backend is nobody's fault: it counts no attempt, and the pass stops until the
+backend is back.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+from uuid import UUID
 
 from app.backend_errors import as_backend_unavailable
 from app.document_graph import DocumentGraphs
@@ -14,7 +22,7 @@ from graph.collections import upsert_collections
 from graph.documents import delete_collections
 from graph.driver import GraphStore
 from store import outbox
-from store.outbox import OutboxRow
+from store.outbox import OutboxRow, RetryPolicy
 from store.pool import Conn, Pool
 
 log = logging.getLogger(__name__)
@@ -24,9 +32,11 @@ BATCH = 64  # outbox rows (so documents) per Neo4j transaction
 
 
 class GraphProjector:
-    def __init__(self, pool: Pool, graph: GraphStore, spacy_model: str) -> None:
+    def __init__(
+        self, pool: Pool, graph: GraphStore, spacy_model: str, retry: RetryPolicy | None = None
+    ) -> None:
         self._pool = pool
-        self._graph = graph
+        self._retry = retry or RetryPolicy()
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self.documents = DocumentGraphs(graph, spacy_model)
@@ -46,16 +56,60 @@ class GraphProjector:
             await asyncio.wait_for(self._wake.wait(), seconds)
         self._wake.clear()
 
-    async def drain(self) -> int:
-        """Apply pending outbox rows until none are left or Neo4j fails. Returns rows applied."""
-        applied = 0
+    async def drain(self, collections: list[UUID] | None = None) -> int:
+        """Apply waiting outbox rows (of these collections, or all) until none is ready.
+        Returns rows handled, failed ones included. Raises when a backend is unavailable."""
+        handled = 0
         async with self._lock:
-            while (count := await self._apply_batch()) > 0:
-                applied += count
-        return applied
+            while (count := await self._batch(collections)) > 0:
+                handled += count
+        return handled
+
+    async def waiting(self, collections: list[UUID]) -> int:
+        """Rows of these collections still to apply, in backoff included."""
+        async with self._pool.connection() as conn:
+            return await outbox.waiting(conn, collections)
+
+    async def _batch(self, collections: list[UUID] | None) -> int:
+        claimed: list[OutboxRow] = []
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                claimed = await outbox.claim(conn, BATCH, collections)
+                await self._apply(conn, claimed)
+            return len(claimed)
+        except Exception as error:
+            if not claimed or as_backend_unavailable(error) is not None:
+                raise
+            log.warning("a graph batch of %d rows failed; retrying each alone", len(claimed))
+            for row in claimed:
+                await self._alone(row)
+            return len(claimed)
+
+    async def _alone(self, row: OutboxRow) -> None:
+        try:
+            async with self._pool.connection() as conn, conn.transaction():
+                await self._apply(conn, await outbox.claim_ids(conn, [row.id]))
+        except Exception as error:
+            if as_backend_unavailable(error) is not None:
+                raise
+            await self._record_failure(row, error)
+
+    async def _record_failure(self, row: OutboxRow, error: Exception) -> None:
+        reason = f"{type(error).__name__}: {error}"
+        async with self._pool.connection() as conn, conn.transaction():
+            parked = await outbox.record_failure(conn, row.id, reason, self._retry)
+        log.log(
+            logging.ERROR if parked else logging.WARNING,
+            "graph projection of outbox row %d (%s) failed%s: %s",
+            row.id,
+            row.kind,
+            "; parked" if parked else "; will retry",
+            reason,
+            exc_info=error if parked else None,
+        )
 
     async def _apply(self, conn: Conn, rows: list[OutboxRow]) -> None:
-        """Apply rows in order, batching consecutive rows of the same kind."""
+        """Apply rows in order, batching consecutive rows of the same kind; then mark them."""
         batch: list[OutboxRow] = []
         for row in rows:
             if batch and batch[-1].kind != row.kind:
@@ -64,6 +118,7 @@ class GraphProjector:
             batch.append(row)
         if batch:
             await self._apply_kind(conn, batch)
+        await outbox.mark_done(conn, [row.id for row in rows])
 
     async def _apply_kind(self, conn: Conn, rows: list[OutboxRow]) -> None:
         handler = self._handlers.get(rows[0].kind)
@@ -71,26 +126,10 @@ class GraphProjector:
             raise ValueError(f"no graph handler for outbox kind {rows[0].kind!r}")
         await handler(conn, [row.payload for row in rows])
 
-    async def _apply_batch(self) -> int:
-        async with self._pool.connection() as conn, conn.transaction():
-            rows = await outbox.claim(conn, BATCH)
-            if not rows:
-                return 0
-            ids = [row.id for row in rows]
-            try:
-                await self._apply(conn, rows)
-            except Exception as error:
-                if as_backend_unavailable(error) is None:
-                    log.exception("graph projection failed for outbox rows %s", ids)
-                await outbox.mark_failed(conn, ids, f"{type(error).__name__}: {error}")
-                return 0
-            await outbox.mark_done(conn, ids)
-            return len(rows)
-
 
 async def run_projection_loop(projector: GraphProjector, interval_seconds: float = 5.0) -> None:
     """Apply the outbox in the background: when woken, and every few seconds for changes
-    Neo4j missed while it was down."""
+    Neo4j missed while it was down and rows whose retry is due."""
     while True:
         try:
             await projector.drain()

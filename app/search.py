@@ -70,6 +70,7 @@ class SearchOutcome:
     degraded: bool
     missing_legs: list[Leg]
     timings_ms: dict[str, float]
+    graph_pending: int = 0  # documents in scope indexed but not yet in the graph
 
 
 @dataclass
@@ -78,6 +79,7 @@ class _Collected:
     missing: set[Leg] = field(default_factory=set)
     terms: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    graph_pending: int = 0
 
 
 class Search:
@@ -128,6 +130,8 @@ class Search:
         collected.candidates = await self._fuse(tenant, request, results, vector)
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
+        async with self._pool.connection() as conn:
+            collected.graph_pending = await rows.graph_pending(conn, scope)
         return collected
 
     async def _run_legs(
@@ -236,7 +240,8 @@ class Search:
         hits = await self._hits(tenant, request, merged, terms)
         missing = sorted({leg for c in collected for leg in c.missing})
         timings = {k: v for c in collected for k, v in c.timings.items()}
-        return SearchOutcome(uuid.uuid4(), hits, bool(missing), missing, timings)
+        pending = sum(c.graph_pending for c in collected)
+        return SearchOutcome(uuid.uuid4(), hits, bool(missing), missing, timings, pending)
 
     async def _hits(
         self, tenant: Tenant, request: SearchRequest, merged: list[Candidate], terms: set[str]

@@ -33,6 +33,7 @@ from app.vocabulary import Vocabulary
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from store.migrations import migrate
+from store.outbox import RetryPolicy
 from store.pool import Pool, open_pool
 
 log = logging.getLogger(__name__)
@@ -94,10 +95,12 @@ async def open_services(settings: Settings, endpoints: Endpoints) -> Services:
 
 
 def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
-    projector = GraphProjector(pool, graph, settings.spacy_model)
+    queues = settings.queues
+    retry = RetryPolicy(queues.graph_max_attempts, queues.graph_retry_seconds)
+    projector = GraphProjector(pool, graph, settings.spacy_model, retry)
     embedders = Embedders(settings.embeddings)
     collections = Collections(pool, graph, projector, embedders)
-    worker = IngestWorker(pool, embedders)
+    worker = IngestWorker(pool, embedders, max_bytes=queues.ingest_batch_bytes)
     entities = Entities(pool, graph, collections, settings.graph_max_first)
     discovery = GraphDiscovery(graph, pool)
     keyword_index = KeywordIndexes(pool, settings.keyword_index)

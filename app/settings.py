@@ -41,6 +41,9 @@ VARIABLES = (
     "TRELLIS_RERANKER_API_KEY",
     "TRELLIS_KEYWORD_INDEX_MIN_CHUNKS",
     "TRELLIS_KEYWORD_INDEX_MAX_POSTINGS",
+    "TRELLIS_INGEST_BATCH_BYTES",
+    "TRELLIS_GRAPH_MAX_ATTEMPTS",
+    "TRELLIS_GRAPH_RETRY_SECONDS",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -102,6 +105,20 @@ class KeywordIndexSettings:
 
 
 @dataclass(frozen=True)
+class QueueSettings:
+    """How the ingest and graph queues are worked (see app/ingest_worker.py, app/projection.py).
+
+    An ingest batch holds at most `ingest_batch_bytes` of submitted content (one larger
+    document goes alone). A document whose graph projection fails is retried alone after
+    `graph_retry_seconds`, doubling each time, and given up on after `graph_max_attempts`.
+    """
+
+    ingest_batch_bytes: int
+    graph_max_attempts: int
+    graph_retry_seconds: float
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str
     port: int
@@ -116,6 +133,7 @@ class Settings:
     graph_max_first: int
     reranker: RerankerSettings
     keyword_index: KeywordIndexSettings
+    queues: QueueSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -138,6 +156,11 @@ class Settings:
             keyword_index=KeywordIndexSettings(
                 source.integer("TRELLIS_KEYWORD_INDEX_MIN_CHUNKS", 2000, 0, 2**31 - 1),
                 source.integer("TRELLIS_KEYWORD_INDEX_MAX_POSTINGS", 20_000_000, 0, 2**40),
+            ),
+            queues=QueueSettings(
+                source.integer("TRELLIS_INGEST_BATCH_BYTES", 4 * 1024 * 1024, 1024, 2**31 - 1),
+                source.integer("TRELLIS_GRAPH_MAX_ATTEMPTS", 5, 1, 100),
+                source.number("TRELLIS_GRAPH_RETRY_SECONDS", 1.0, 0.0, 3600.0),
             ),
         )
 

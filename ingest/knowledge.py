@@ -8,13 +8,18 @@ and the date their sentence names.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
 from uuid import UUID
 
 from ingest.dates import DateValue
 from ingest.extraction import ChunkGraph, Fact, Mention
 from ingest.resolution import ResolvedEntity, resolve
 from ingest.titles import TitleSubject, title_mention
+
+Stored = TypeVar("Stored", bound=Hashable)
+Span = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -90,3 +95,58 @@ def _fact_row(fact: Fact, local: list[int], chunk_id: UUID) -> FactRow:
         fact.sentence,
         fact.valid_from,
     )
+
+
+@dataclass(frozen=True)
+class ResolvedGraph(Generic[Stored]):
+    """A document's graph rows keyed by the collection's entities, not the document's own.
+
+    Two of the document's entities can resolve to one stored entity (a name the collection
+    already knows under one type, an alias): their mentions of one chunk merge, spans united,
+    their pair becomes no pair, and a fact between them no fact.
+    """
+
+    mentions: dict[tuple[Stored, UUID], list[Span]]
+    cooccurrences: dict[tuple[Stored, Stored], int]
+    facts: list[ResolvedFact[Stored]]
+
+
+@dataclass(frozen=True)
+class ResolvedFact(Generic[Stored]):
+    subject: Stored
+    object: Stored
+    row: FactRow
+
+
+def resolve_onto(graph: DocumentGraph, ids: Sequence[Stored]) -> ResolvedGraph[Stored]:
+    """`graph` with each local entity index replaced by `ids[index]`."""
+    return ResolvedGraph(
+        mentions=_merged_mentions(graph, ids),
+        cooccurrences=_merged_pairs(graph, ids),
+        facts=[
+            ResolvedFact(ids[f.subject], ids[f.object], f)
+            for f in graph.facts
+            if ids[f.subject] != ids[f.object]
+        ],
+    )
+
+
+def _merged_mentions(
+    graph: DocumentGraph, ids: Sequence[Stored]
+) -> dict[tuple[Stored, UUID], list[Span]]:
+    merged: dict[tuple[Stored, UUID], set[Span]] = defaultdict(set)
+    for (entity, chunk), spans in graph.mentions.items():
+        merged[(ids[entity], chunk)].update(spans)
+    return {key: sorted(spans) for key, spans in merged.items()}
+
+
+def _merged_pairs(graph: DocumentGraph, ids: Sequence[Stored]) -> dict[tuple[Stored, Stored], int]:
+    """Pairs keep the orientation they were first seen in, so nothing changes without a merge."""
+    merged: dict[tuple[Stored, Stored], int] = {}
+    for (a, b), weight in graph.cooccurrences.items():
+        pair = (ids[a], ids[b])
+        if pair[0] == pair[1]:
+            continue
+        key = pair if (pair[1], pair[0]) not in merged else (pair[1], pair[0])
+        merged[key] = merged.get(key, 0) + weight
+    return merged

@@ -181,6 +181,12 @@ class SearchResult:
     degraded: bool = strawberry.field(description="A leg failed; the others answered.")
     missing_legs: list[SearchLeg]  # type: ignore[valid-type]
     timings: list[LegTiming]
+    graph_pending: int = strawberry.field(
+        description="Documents in scope that are indexed but not yet in the knowledge graph"
+        " (they are being projected). Keyword and semantic legs already see them; the graph"
+        " leg does not, so while this is above zero a GRAPH or HYBRID result is not complete."
+        " Documents whose projection was given up on are not counted: their graphNotes say why."
+    )
 
     @classmethod
     def of(cls, outcome: service.SearchOutcome) -> SearchResult:
@@ -190,6 +196,7 @@ class SearchResult:
             degraded=outcome.degraded,
             missing_legs=list(outcome.missing_legs),
             timings=[LegTiming(leg=k, ms=v) for k, v in outcome.timings_ms.items()],
+            graph_pending=outcome.graph_pending,
         )
 
 

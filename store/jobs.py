@@ -10,7 +10,11 @@ from uuid import UUID
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
+from store._fairness import round_robin
 from store.pool import Conn
+
+# How many unfinished jobs one claim considers, oldest first.
+_OPEN_JOBS = 256
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,7 @@ class ItemOutcome:
     error_code: str | None
     error_message: str | None
     graph_notes: list[str] | None
+    graph_failed: bool  # its current version's graph projection was given up on
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,9 @@ class JobSummary:
     graphed: int  # the job's documents whose current version is in the graph
     entities: int
     facts: int  # current facts (not invalidated) from the job's documents
+    bytes: int  # submitted content, in all
+    bytes_done: int  # of items no longer pending
+    graph_failed: int  # the job's documents whose graph projection was given up on
 
 
 async def create(conn: Conn, tenant_id: UUID, collection_id: UUID, items: list[NewItem]) -> UUID:
@@ -73,7 +81,7 @@ async def create(conn: Conn, tenant_id: UUID, collection_id: UUID, items: list[N
     assert row is not None
     job_id: UUID = row[0]
     columns = (
-        "job_id, tenant_id, ordinal, external_id, status, request, payload, error_code,"
+        "job_id, tenant_id, ordinal, external_id, status, request, payload, bytes, error_code,"
         " error_message"
     )
     async with conn.cursor() as cur, cur.copy(f"COPY ingest_items ({columns}) FROM STDIN") as copy:
@@ -87,6 +95,7 @@ async def create(conn: Conn, tenant_id: UUID, collection_id: UUID, items: list[N
                     item.status,
                     Jsonb(item.request),
                     item.payload,
+                    len(item.payload or b""),
                     item.error_code,
                     item.error_message,
                 )
@@ -94,14 +103,81 @@ async def create(conn: Conn, tenant_id: UUID, collection_id: UUID, items: list[N
     return job_id
 
 
-async def claim(conn: Conn, limit: int) -> list[ClaimedItem]:
-    """Lock up to `limit` pending items, oldest first; other workers skip them."""
+@dataclass(frozen=True)
+class Candidate:
+    id: int
+    tenant_id: UUID
+    job_id: UUID
+    collection_id: UUID
+    external_id: str
+    bytes: int
+
+
+@dataclass(frozen=True)
+class BatchLimits:
+    items: int
+    bytes: int
+
+
+def choose(candidates: list[Candidate], limits: BatchLimits) -> list[Candidate]:
+    """Tenants in turn, then each tenant's jobs in turn, within the limits. An item that would
+    pass the byte limit waits for a later batch, unless the batch is empty (so a giant item
+    goes alone); a second item for one document waits for the first to be written."""
+    chosen: list[Candidate] = []
+    keys: set[tuple[UUID, str]] = set()
+    size = 0
+    for candidate in _fair_order(candidates):
+        key = (candidate.collection_id, candidate.external_id)
+        if len(chosen) >= limits.items:
+            break
+        if key in keys or (chosen and size + candidate.bytes > limits.bytes):
+            continue
+        chosen.append(candidate)
+        keys.add(key)
+        size += candidate.bytes
+    return chosen
+
+
+def _fair_order(candidates: list[Candidate]) -> list[Candidate]:
+    lanes: dict[UUID, list[tuple[UUID, Candidate]]] = {}
+    for candidate in candidates:
+        lanes.setdefault(candidate.tenant_id, []).append((candidate.job_id, candidate))
+    return round_robin([(t, c) for t, lane in lanes.items() for c in round_robin(lane)])
+
+
+async def claim(
+    conn: Conn, limits: BatchLimits, jobs: list[UUID] | None = None
+) -> list[ClaimedItem]:
+    """Lock a fair batch of pending items (of these jobs, or of any); other workers skip them.
+
+    Tenants take turns, and so do one tenant's jobs, each oldest first; the batch is bounded
+    by count and by bytes (a larger item goes alone). The candidates are locked in a
+    savepoint that is rolled back, so the ones not chosen are free again at once.
+    """
+    async with conn.transaction(force_rollback=True):
+        chosen = choose(await _candidates(conn, limits.items, jobs), limits)
     async with conn.cursor(row_factory=class_row(ClaimedItem)) as cursor:
         await cursor.execute(
             "SELECT i.id, i.job_id, i.tenant_id, j.collection_id, i.external_id, i.request,"
             " i.payload FROM ingest_items i JOIN ingest_jobs j ON j.id = i.job_id"
-            " WHERE i.status = 'PENDING' ORDER BY i.id LIMIT %s FOR UPDATE OF i SKIP LOCKED",
-            (limit,),
+            " WHERE i.id = ANY(%s) AND i.status = 'PENDING'"
+            " ORDER BY i.id FOR UPDATE OF i SKIP LOCKED",
+            ([c.id for c in chosen],),
+        )
+        return await cursor.fetchall()
+
+
+async def _candidates(conn: Conn, per_job: int, jobs: list[UUID] | None) -> list[Candidate]:
+    async with conn.cursor(row_factory=class_row(Candidate)) as cursor:
+        await cursor.execute(
+            "SELECT c.id, j.tenant_id, j.id AS job_id, j.collection_id, c.external_id, c.bytes"
+            " FROM (SELECT id, tenant_id, collection_id, created_at FROM ingest_jobs"
+            "  WHERE finished_at IS NULL AND (%s::uuid[] IS NULL OR id = ANY(%s))"
+            "  ORDER BY created_at, id LIMIT %s) j,"
+            " LATERAL (SELECT i.id, i.external_id, i.bytes FROM ingest_items i"
+            "  WHERE i.job_id = j.id AND i.status = 'PENDING' ORDER BY i.id LIMIT %s"
+            "  FOR UPDATE SKIP LOCKED) c ORDER BY j.created_at, j.id, c.id",
+            (jobs, jobs, _OPEN_JOBS, per_job),
         )
         return await cursor.fetchall()
 
@@ -163,7 +239,12 @@ async def summary(conn: Conn, tenant_id: UUID, job_id: UUID) -> JobSummary | Non
             " (SELECT count(DISTINCT m.entity_id) FROM mentions m"
             "  WHERE m.document_id IN (SELECT document_id FROM docs)) AS entities,"
             " (SELECT count(*) FROM facts f WHERE f.invalidated_at IS NULL"
-            "  AND f.document_id IN (SELECT document_id FROM docs)) AS facts"
+            "  AND f.document_id IN (SELECT document_id FROM docs)) AS facts,"
+            " coalesce(sum(i.bytes), 0)::bigint AS bytes,"
+            " coalesce(sum(i.bytes) FILTER (WHERE i.status <> 'PENDING'), 0)::bigint"
+            " AS bytes_done,"
+            " (SELECT count(*) FROM documents d WHERE d.id IN (SELECT document_id FROM docs)"
+            "  AND d.graph_failed_version = d.version) AS graph_failed"
             " FROM ingest_jobs j LEFT JOIN ingest_items i ON i.job_id = j.id"
             " WHERE j.tenant_id = %s AND j.id = %s GROUP BY j.id",
             (job_id, tenant_id, job_id),
@@ -175,7 +256,9 @@ async def outcomes(conn: Conn, tenant_id: UUID, job_id: UUID) -> list[ItemOutcom
     async with conn.cursor(row_factory=class_row(ItemOutcome)) as cursor:
         await cursor.execute(
             "SELECT i.ordinal, i.external_id, i.status, i.document_id, i.chunk_count,"
-            " i.error_code, i.error_message, d.graph_notes FROM ingest_items i"
+            " i.error_code, i.error_message, d.graph_notes,"
+            " coalesce(d.graph_failed_version = d.version, false) AS graph_failed"
+            " FROM ingest_items i"
             " LEFT JOIN documents d ON d.id = i.document_id"
             " WHERE i.tenant_id = %s AND i.job_id = %s ORDER BY i.ordinal",
             (tenant_id, job_id),

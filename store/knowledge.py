@@ -10,7 +10,7 @@ from uuid import UUID
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
-from ingest.knowledge import DocumentGraph, MainChunk
+from ingest.knowledge import DocumentGraph, FactRow, MainChunk, ResolvedGraph, resolve_onto
 from ingest.resolution import is_multiword
 from ingest.titles import SUBJECT_WEIGHT, UNKNOWN_GROUP
 from store import functional, themes
@@ -52,7 +52,7 @@ async def write(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UU
     """Replace the document's mentions and co-occurrences, record its facts for this version
     (closing older versions' facts), and return the ids of entities left with nothing."""
     before = await entity_ids_of(conn, doc.id)
-    ids = await _upsert_entities(conn, doc, graph)
+    resolved = resolve_onto(graph, await _upsert_entities(conn, doc, graph))
     await conn.execute("DELETE FROM mentions WHERE document_id = %s", (doc.id,))
     await conn.execute("DELETE FROM cooccurrences WHERE document_id = %s", (doc.id,))
     await copy_rows(
@@ -60,17 +60,17 @@ async def write(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UU
         "mentions",
         ("entity_id", "chunk_id", "document_id", "tenant_id", "count", "spans"),
         [
-            (ids[e], chunk, doc.id, doc.tenant_id, len(spans), [x for s in spans for x in s])
-            for (e, chunk), spans in graph.mentions.items()
+            (entity, chunk, doc.id, doc.tenant_id, len(spans), [x for s in spans for x in s])
+            for (entity, chunk), spans in resolved.mentions.items()
         ],
     )
     await copy_rows(
         conn,
         "cooccurrences",
         ("document_id", "entity_a", "entity_b", "tenant_id", "weight"),
-        [(doc.id, ids[a], ids[b], doc.tenant_id, w) for (a, b), w in graph.cooccurrences.items()],
+        [(doc.id, a, b, doc.tenant_id, w) for (a, b), w in resolved.cooccurrences.items()],
     )
-    await _record_facts(conn, doc, graph, ids)
+    await _record_facts(conn, doc, resolved)
     await functional.close_chains(conn, await functional.chain_keys(conn, doc.id))
     await themes.mark_graph_changed(conn, doc.collection_id)
     await conn.execute(
@@ -157,9 +157,7 @@ def _group(key: str, group: str, known: list[str]) -> str:
     return UNKNOWN_GROUP if UNKNOWN_GROUP in known else group
 
 
-async def _record_facts(
-    conn: Conn, doc: GraphDocument, graph: DocumentGraph, ids: list[UUID]
-) -> None:
+async def _record_facts(conn: Conn, doc: GraphDocument, graph: ResolvedGraph[UUID]) -> None:
     await conn.execute(
         "UPDATE facts SET invalidated_at = now() WHERE document_id = %s"
         " AND document_version < %s AND invalidated_at IS NULL",
@@ -171,7 +169,7 @@ async def _record_facts(
     )
     if await cursor.fetchone() is not None:
         return  # a replay: this version's facts keep their original system time
-    await copy_rows(conn, "facts", _FACT_INSERT_COLUMNS, _fact_rows(doc, graph, ids))
+    await copy_rows(conn, "facts", _FACT_INSERT_COLUMNS, _fact_rows(doc, graph))
     await conn.execute(
         "UPDATE facts old SET superseded_by = new.id FROM facts new"
         " WHERE old.document_id = %s AND old.document_version < %s AND old.superseded_by IS NULL"
@@ -200,26 +198,27 @@ _FACT_INSERT_COLUMNS = (
 )
 
 
-def _fact_rows(doc: GraphDocument, graph: DocumentGraph, ids: list[UUID]) -> list[tuple[Any, ...]]:
-    return [
-        (
-            uuid.uuid4(),
-            doc.tenant_id,
-            doc.collection_id,
-            doc.id,
-            doc.version,
-            f.chunk_id,
-            ids[f.subject],
-            f.predicate,
-            ids[f.object],
-            f.span_start,
-            f.span_end,
-            f.sentence,
-            f.valid_from.iso if f.valid_from else None,
-            f.valid_from.precision if f.valid_from else None,
-        )
-        for f in graph.facts
-    ]
+def _fact_rows(doc: GraphDocument, graph: ResolvedGraph[UUID]) -> list[tuple[Any, ...]]:
+    return [_fact_row(doc, fact.subject, fact.row, fact.object) for fact in graph.facts]
+
+
+def _fact_row(doc: GraphDocument, subject: UUID, f: FactRow, obj: UUID) -> tuple[Any, ...]:
+    return (
+        uuid.uuid4(),
+        doc.tenant_id,
+        doc.collection_id,
+        doc.id,
+        doc.version,
+        f.chunk_id,
+        subject,
+        f.predicate,
+        obj,
+        f.span_start,
+        f.span_end,
+        f.sentence,
+        f.valid_from.iso if f.valid_from else None,
+        f.valid_from.precision if f.valid_from else None,
+    )
 
 
 @dataclass(frozen=True)

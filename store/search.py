@@ -41,6 +41,17 @@ async def is_small(conn: Conn, scope: Scope) -> bool:
     return (await _one(cursor)) <= EXACT_MAX_VECTORS
 
 
+async def graph_pending(conn: Conn, scope: Scope) -> int:
+    """Documents in scope indexed but not yet in the graph, leaving out those given up on."""
+    clause, params = scope.documents_clause()
+    cursor = await conn.execute(
+        f"SELECT count(*) FROM documents d WHERE {clause} AND d.status = 'INDEXED'"
+        " AND d.graph_failed_version IS DISTINCT FROM d.version",
+        params,
+    )
+    return await _one(cursor)
+
+
 async def dense_exact(
     conn: Conn, scope: Scope, vector: NDArray[np.float32], limit: int
 ) -> list[tuple[UUID, float]]:

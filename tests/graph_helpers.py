@@ -74,3 +74,21 @@ def attendee_names(repeat: int = 1) -> str:
     )
     firsts = ("John", "Mary", "Ahmed", "Li", "Olga")
     return ", ".join(f"{first} {last}" for first in firsts for last in lasts * repeat)
+
+
+def counts(stack: Stack, collection: str) -> dict[str, object]:
+    cid = rows(stack, "SELECT id::text FROM collections WHERE name = %s", collection)[0][0]
+    nodes = cypher(
+        stack,
+        "MATCH (n {collection_id: $c}) RETURN labels(n) AS labels,"
+        " count(*) AS n, sum(size(keys(n))) AS props ORDER BY labels",
+        c=cid,
+    )
+    rels = cypher(
+        stack,
+        "MATCH (a {collection_id: $c})-[r]->() RETURN type(r) AS type,"
+        " count(*) AS n, sum(size(keys(r))) AS props ORDER BY type",
+        c=cid,
+    )
+    facts = rows(stack, "SELECT count(*) FROM facts WHERE collection_id = %s", cid)
+    return {"nodes": nodes, "rels": rels, "facts": facts}

@@ -15,7 +15,7 @@ import pytest
 
 from app.settings import PROJECT_ROOT
 from tests._stack import Stack, local_stack
-from tests.graph_helpers import cypher
+from tests.graph_helpers import counts
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
@@ -38,24 +38,6 @@ def trellis(stack: Stack, *args: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-
-
-def counts(stack: Stack, collection: str) -> dict[str, object]:
-    cid = rows(stack, "SELECT id::text FROM collections WHERE name = %s", collection)[0][0]
-    nodes = cypher(
-        stack,
-        "MATCH (n {collection_id: $c}) RETURN labels(n) AS labels,"
-        " count(*) AS n, sum(size(keys(n))) AS props ORDER BY labels",
-        c=cid,
-    )
-    rels = cypher(
-        stack,
-        "MATCH (a {collection_id: $c})-[r]->() RETURN type(r) AS type,"
-        " count(*) AS n, sum(size(keys(r))) AS props ORDER BY type",
-        c=cid,
-    )
-    facts = rows(stack, "SELECT count(*) FROM facts WHERE collection_id = %s", cid)
-    return {"nodes": nodes, "rels": rels, "facts": facts}
 
 
 def test_killed_graph_worker_resumes_to_the_same_graph(quiet_stack: Stack, tmp_path: Path) -> None:

@@ -48,7 +48,8 @@ def test_folder_with_every_format(stack: Stack, tmp_path: Path, base_url: str) -
         stack, str(tmp_path), "--collection", name, "--create", "--tenant", "cli-test"
     )
     assert result.returncode == 0, result.stderr
-    assert "skipped 1 file(s)" in result.stderr and "doc/s" in result.stderr
+    assert "skipped 1 file(s): unsupported type 1" in result.stderr
+    assert "processed 5 document(s)" in result.stderr
     found = rows(
         stack,
         "SELECT external_id, content_type, status FROM documents d JOIN"

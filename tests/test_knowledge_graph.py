@@ -214,8 +214,8 @@ def test_replaying_document_rows_changes_nothing(gql: GraphQLClient, stack: Stac
         stack, "SELECT id, recorded_at FROM facts WHERE collection_id = %s ORDER BY id", cid
     )
     replay = (
-        "INSERT INTO graph_outbox (tenant_id, kind, payload) SELECT tenant_id, kind,"
-        " payload FROM graph_outbox WHERE kind = 'document.upsert'"
+        "INSERT INTO graph_outbox (tenant_id, collection_id, kind, payload) SELECT tenant_id,"
+        " collection_id, kind, payload FROM graph_outbox WHERE kind = 'document.upsert'"
         " AND payload->>'collection_id' = %s"
     )
     for _ in range(2):
@@ -246,3 +246,30 @@ def test_entity_names_and_aliases_are_full_text_searchable(
         c=cid,
     )
     assert [f["name"] for f in found] == ["IBM"]
+
+
+def test_two_names_resolving_to_one_stored_entity_merge_their_mentions(
+    gql: GraphQLClient, stack: Stack
+) -> None:
+    """The collection knows "Halcyon" only as a page title of unknown type. A later chunk
+    names a person and a place "Halcyon": both resolve to that one stored entity, and their
+    mentions of the chunk become one row (this once failed the whole projection batch)."""
+    name = new_collection(gql)
+    ingest(gql, name, {"externalId": "page", "title": "Halcyon", "text": "A quiet page."})
+    wait_until_graphed(stack, name, 1)
+    text = (
+        "Mr. Halcyon said he was tired after the long match. "
+        "Later they flew to Halcyon, Texas, for the final."
+    )
+    ingest(gql, name, {"externalId": "notes", "title": "Travel notes", "text": text})
+    wait_until_graphed(stack, name, 2)
+    found = rows(
+        stack,
+        "SELECT e.type, m.count, m.spans FROM mentions m JOIN entities e ON e.id = m.entity_id"
+        " JOIN documents d ON d.id = m.document_id WHERE d.external_id = 'notes'"
+        " AND e.key = 'halcyon' AND d.collection_id = e.collection_id"
+        " AND e.collection_id = (SELECT id FROM collections WHERE name = %s)",
+        name,
+    )
+    starts = [text.index("Halcyon"), text.index("Halcyon", 10)]
+    assert found == [("TOPIC", 2, [starts[0], starts[0] + 7, starts[1], starts[1] + 7])]

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests._stack import Stack, local_stack, running_server
+from tests.graph_helpers import wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.keys import make_key
 
@@ -68,6 +69,7 @@ def test_search_degrades_without_neo4j(client: GraphQLClient, outage_stack: Stac
         d=[{"externalId": "a", "text": "Ada Lovelace wrote the first program."}],
     )
     query = {"collections": ["degrade"], "query": "Ada Lovelace program"}
+    wait_until_graphed(outage_stack, "degrade", 1)  # so the graph leg has entities to seek
     outage_stack.neo4j.stop()
     try:
         found = client.data(SEARCH, i=query)["search"]

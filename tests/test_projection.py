@@ -34,7 +34,9 @@ async def _replay(stack: Stack) -> None:
         snapshots = []
         for _ in range(3):
             async with pool.connection() as conn:
-                await outbox.enqueue(conn, tenant_id, "collection.upsert", payload)
+                await outbox.enqueue(
+                    conn, tenant_id, uuid.UUID(payload["id"]), "collection.upsert", payload
+                )
             assert await projector.drain() >= 1
             snapshots.append(
                 await graph.read(
