@@ -36,6 +36,7 @@ bench: setup
 	$(BIN)/python -m bench.graph
 	$(BIN)/python -m bench.relationships
 	$(BIN)/python -m bench.search
+	$(BIN)/python -m bench.corpus
 
 bench-quality: setup
 	$(BIN)/python -m bench.quality

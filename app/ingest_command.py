@@ -209,7 +209,8 @@ def _summarise(run: _Run, summaries: list[JobSummary]) -> None:
     }
     print(", ".join(f"{name} {n}" for name, n in counts.items()), file=sys.stderr)
     if run.skipped:
-        reasons = ", ".join(f"{reason} {n}" for reason, n in run.skipped.most_common())
+        ordered = sorted(run.skipped.items(), key=lambda item: (-item[1], item[0]))
+        reasons = ", ".join(f"{reason} {n}" for reason, n in ordered)
         print(f"skipped {run.skipped.total()} file(s): {reasons}", file=sys.stderr)
 
 

@@ -206,6 +206,12 @@ class IngestJob:
     facts: int = strawberry.field(
         description="Current (not invalidated) facts from this job's documents."
     )
+    graph_failed: int = strawberry.field(
+        description="Documents of this job whose graph projection was given up on after its"
+        " retries (they stay INDEXED and searchable; their graphNotes say why)."
+    )
+    bytes: float = strawberry.field(description="Submitted content, in bytes.")
+    bytes_done: float = strawberry.field(description="Bytes of the items no longer pending.")
     summary: strawberry.Private[JobSummary]
 
     @classmethod
@@ -224,6 +230,9 @@ class IngestJob:
             graphed=s.graphed,
             entities=s.entities,
             facts=s.facts,
+            graph_failed=s.graph_failed,
+            bytes=s.bytes,
+            bytes_done=s.bytes_done,
             summary=s,
         )
 
@@ -246,8 +255,12 @@ class IngestProgress:
     graphed: int
     entities: int
     facts: int
+    graph_failed: int
+    bytes: float
+    bytes_done: float
     final: bool = strawberry.field(
-        description="Indexing is done and every indexed document is in the graph."
+        description="Indexing is done and every indexed document is in the graph, or was"
+        " given up on (graphFailed)."
     )
 
     @classmethod
@@ -263,8 +276,11 @@ class IngestProgress:
             graphed=summary.graphed,
             entities=summary.entities,
             facts=summary.facts,
+            graph_failed=summary.graph_failed,
+            bytes=summary.bytes,
+            bytes_done=summary.bytes_done,
             final=summary.finished_at is not None
-            and summary.graphed >= summary.indexed + summary.unchanged,
+            and summary.graphed + summary.graph_failed >= summary.indexed + summary.unchanged,
         )
 
 

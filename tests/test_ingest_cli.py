@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
@@ -20,11 +21,13 @@ from tests.pdf import make_pdf
 pytestmark = pytest.mark.integration
 
 
-def trellis_ingest(stack: Stack, *args: str) -> subprocess.CompletedProcess[str]:
+def trellis_ingest(
+    stack: Stack, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     command = [str(Path(sys.executable).parent / "trellis"), "ingest", *args]
     return subprocess.run(
         command,
-        env={**os.environ, **stack.env()},
+        env={**os.environ, **stack.env(), **(env or {})},
         capture_output=True,
         text=True,
         timeout=600,
@@ -65,6 +68,39 @@ def test_folder_with_every_format(stack: Stack, tmp_path: Path, base_url: str) -
     ]
     pages = rows(stack, "SELECT pages FROM documents WHERE external_id LIKE %s", "%d.pdf")
     assert [p[0] for p in pages[0][0]] == [1, 2]
+
+
+def test_a_documentation_tree_reads_gzip_and_skips_what_is_not_text(
+    stack: Stack, tmp_path: Path, base_url: str
+) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "NEWS.md.gz").write_bytes(gzip.compress(b"# News\n\nVersion 2 is out."))
+    (tmp_path / "pkg" / "changelog.Debian.gz").write_bytes(
+        gzip.compress(b"pkg (1.0-1) unstable; urgency=low\n\n  * Initial release.\n")
+    )
+    (tmp_path / "pkg" / "README").write_text("Run the tool with --help to begin.\n")
+    (tmp_path / "pkg" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    (tmp_path / "pkg" / "data.tar.gz").write_bytes(gzip.compress(bytes(512)))
+    (tmp_path / "pkg" / "strange.txt").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "pkg" / "broken.gz").write_bytes(b"not gzip at all")
+    (tmp_path / "pkg" / "huge.txt").write_text("Words and more words. " * 400)
+    name = f"cli-{uuid.uuid4().hex[:6]}"
+    limit = {"TRELLIS_MAX_DOCUMENT_BYTES": "4000"}
+    result = trellis_ingest(stack, str(tmp_path), "--collection", name, "--create", env=limit)
+    assert result.returncode == 0, result.stderr
+    assert "skipped 5 file(s): not text 2, unsupported type 2, too large 1" in result.stderr
+    assert "indexed 3, unchanged 0, failed 0, graphed 3, graph failed 0" in result.stderr
+    found = rows(
+        stack,
+        "SELECT external_id, content_type, status FROM documents d JOIN"
+        " collections c ON c.id = d.collection_id WHERE c.name = %s ORDER BY 1",
+        name,
+    )
+    assert [(e.split("/", 1)[1], t, s) for e, t, s in found] == [
+        ("pkg/NEWS.md.gz", "text/markdown", "GRAPHED"),
+        ("pkg/README", "text/plain", "GRAPHED"),
+        ("pkg/changelog.Debian.gz", "text/plain", "GRAPHED"),
+    ]
 
 
 def test_failures_are_listed_and_exit_non_zero(stack: Stack, tmp_path: Path, base_url: str) -> None:

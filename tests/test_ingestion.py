@@ -208,3 +208,15 @@ def test_documents_connection_pages(gql: GraphQLClient) -> None:
         after = page["pageInfo"]["endCursor"]
     assert sorted(seen) == [f"d{i}" for i in range(5)]
     assert gql.error_code(query, c=collection, after="garbage") == "BAD_USER_INPUT"
+
+
+def test_a_job_reports_bytes_and_graph_failures(gql: GraphQLClient) -> None:
+    name = new_collection(gql)
+    texts = ["Staff get 25 days of leave.", "Incidents are reviewed weekly."]
+    docs = [{"externalId": f"d{i}", "text": t} for i, t in enumerate(texts)]
+    job_id = ingest(gql, name, *docs)["job"]["id"]
+    job = gql.data(
+        "query($id: ID!) { job(id: $id) { bytes bytesDone graphFailed pending } }", id=job_id
+    )["job"]
+    size = sum(len(t.encode()) for t in texts)
+    assert job == {"bytes": size, "bytesDone": size, "graphFailed": 0, "pending": 0}

@@ -7,17 +7,25 @@ No server runs on this stack, so only the workers a test starts touch the queues
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
+import httpx
 import psycopg
 import pytest
 
+from app.devkey import DEV_TENANT
 from app.ingest_worker import IngestWorker
 from app.projection import GraphProjector
 from app.services import Services, assemble
+from app.settings import PROJECT_ROOT
 from graph.constraints import ensure_constraints
 from graph.driver import open_graph
 from ingest.submission import DocumentSubmission
@@ -26,8 +34,8 @@ from store.migrations import migrate
 from store.outbox import RetryPolicy
 from store.pool import open_pool
 from store.tenants import Tenant, ensure_tenant
-from tests._stack import Stack, local_stack
-from tests.graph_helpers import counts
+from tests._stack import Stack, free_port, local_stack
+from tests.graph_helpers import counts, eventually
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
@@ -253,3 +261,46 @@ def test_search_says_how_much_of_the_scope_is_not_yet_graphed(quiet: Stack) -> N
             return pending
 
     assert asyncio.run(run()) == [6, 0]
+
+
+def test_trellis_run_is_ready_at_once_and_the_demo_passes_a_backlog(quiet: Stack) -> None:
+    """A large job of another tenant is queued; `trellis run` answers /readyz within seconds,
+    and the demo it submits is indexed in the first batch, while the backlog still waits."""
+
+    async def queue_backlog() -> list[uuid.UUID]:
+        async with lab(quiet) as lab_:
+            tenant = await lab_.tenant()
+            name = await lab_.collection(tenant)
+            filler = "Filler sentence here. " * 100
+            batches = [[f"Backlog {b}-{i}. {filler}" for i in range(1000)] for b in range(3)]
+            return [await lab_.submit(tenant, name, texts) for texts in batches]
+
+    backlog = asyncio.run(queue_backlog())
+    port = free_port()
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "trellis"), "run"],
+        env={**os.environ, **quiet.env(), "TRELLIS_PORT": str(port)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        started = time.monotonic()
+        eventually(lambda: _ready(port), seconds=60)
+        assert time.monotonic() - started < 30
+        demo = (
+            "SELECT count(*) FROM documents d JOIN collections c ON c.id = d.collection_id"
+            " JOIN tenants t ON t.id = c.tenant_id WHERE c.name = 'demo' AND t.name = %s"
+        )
+        expected = len([p for p in (PROJECT_ROOT / "demo").rglob("*") if p.is_file()])
+        eventually(lambda: rows(quiet, demo, DEV_TENANT) == [(expected,)], seconds=120)
+        assert sum(statuses(quiet, job).get("PENDING", 0) for job in backlog) > 0
+    finally:
+        server.terminate()
+        server.wait(60)
+
+
+def _ready(port: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False

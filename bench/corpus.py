@@ -1,0 +1,139 @@
+"""A real folder, end to end: `trellis ingest` on /usr/share/doc (or a folder you name).
+
+Reports files, megabytes, documents and chunks per second to INDEXED and to GRAPHED; in the
+same run, the local embedder alone over the same dense windows, and the ratio (the goal:
+GRAPHED within 1.5x the embedder alone); and the largest document's own times.
+
+Run with `make bench` or `.venv/bin/python -m bench.corpus [FOLDER]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from uuid import UUID
+
+from app.ingest_command import IngestRequest, run_ingest
+from bench._services import bench_services
+from bench._timing import seconds
+from ingest.minilm import MiniLM
+from ingest.sources import collect
+from store.pool import Pool
+from tests._stack import Stack, local_stack
+
+DEFAULT_FOLDER = Path("/usr/share/doc")
+
+
+async def ingest(stack: Stack, folder: Path, collection: str) -> tuple[float, float, int]:
+    """Seconds to INDEXED, then to GRAPHED; and the failure lines."""
+    started = time.perf_counter()
+    failures = await run_ingest(
+        stack.settings, IngestRequest([folder], collection, create=True, graph=False)
+    )
+    indexed = time.perf_counter() - started
+    async with bench_services(stack) as services:
+        tenant_collection = await _collection_id(services.pool, collection)
+        while await services.projector.waiting([tenant_collection]):
+            if not await services.projector.drain([tenant_collection]):
+                await asyncio.sleep(0.2)
+    return indexed, time.perf_counter() - started, len(failures)
+
+
+async def _collection_id(pool: Pool, name: str) -> UUID:
+    async with pool.connection() as conn:
+        cursor = await conn.execute("SELECT id FROM collections WHERE name = %s", (name,))
+        row = await cursor.fetchone()
+    assert row is not None
+    return UUID(str(row[0]))
+
+
+async def figures(stack: Stack, collection: str) -> dict[str, float]:
+    async with bench_services(stack) as services, services.pool.connection() as conn:
+        cursor = await conn.execute(
+            "SELECT count(DISTINCT d.id), count(*) FILTER (WHERE c.kind = 'main'),"
+            " sum(length(c.content)) FILTER (WHERE c.kind = 'main'),"
+            " count(DISTINCT d.id) FILTER (WHERE d.status = 'GRAPHED')"
+            " FROM documents d JOIN collections k ON k.id = d.collection_id"
+            " JOIN chunks c ON c.document_id = d.id WHERE k.name = %s",
+            (collection,),
+        )
+        documents, chunks, chars, graphed = await cursor.fetchone()  # type: ignore[misc]
+        cursor = await conn.execute(
+            "SELECT c.content FROM chunks c JOIN collections k ON k.id = c.collection_id"
+            " WHERE k.name = %s AND c.kind = 'small'",
+            (collection,),
+        )
+        windows = [row[0] for row in await cursor.fetchall()]
+    model = MiniLM()
+    return {
+        "documents": documents,
+        "chunks": chunks,
+        "text_mb": (chars or 0) / 1e6,
+        "graphed": graphed,
+        "windows": len(windows),
+        "embed_s": seconds(lambda: model.embed(windows)) if windows else 0.0,
+    }
+
+
+def largest(folder: Path, scratch: Path) -> Path:
+    """A folder holding only the largest candidate file (by size on disk)."""
+    biggest = max(collect([folder]).files, key=lambda f: f.size)
+    target = scratch / "largest"
+    target.mkdir()
+    shutil.copy(biggest.path, target / Path(biggest.name).name)
+    return target
+
+
+def report(folder: Path, times: tuple[float, float, int], found: dict[str, float]) -> None:
+    indexed, graphed, failed = times
+    files = collect([folder])
+    megabytes = sum(f.size for f in files.files) / 1e6
+    print(f"folder {folder}: {files.count} candidate files, {megabytes:.1f} MB on disk")
+    print(f"skipped while walking: {dict(files.skipped)}; failed: {failed}")
+    print(
+        f"documents {found['documents']:.0f}, main chunks {found['chunks']:.0f},"
+        f" text {found['text_mb']:.1f} MB, dense windows {found['windows']:.0f},"
+        f" graphed {found['graphed']:.0f}"
+    )
+    for label, elapsed in (("INDEXED", indexed), ("GRAPHED", graphed)):
+        print(
+            f"to {label}: {elapsed:.1f} s; {files.count / elapsed:.2f} files/s,"
+            f" {megabytes / elapsed:.3f} MB/s, {found['documents'] / elapsed:.2f} documents/s,"
+            f" {found['chunks'] / elapsed:.1f} chunks/s"
+        )
+    embed = found["embed_s"]
+    print(f"embedder alone over the same windows: {embed:.1f} s")
+    if embed:
+        print(
+            f"ratio to INDEXED {indexed / embed:.2f}x, to GRAPHED {graphed / embed:.2f}x"
+            " (goal: GRAPHED within 1.5x)"
+        )
+
+
+async def main(folder: Path) -> None:
+    scratch = Path(tempfile.mkdtemp(prefix="bench-corpus-"))
+    try:
+        with local_stack() as stack:
+            times = await ingest(stack, folder, "docs")
+            report(folder, times, await figures(stack, "docs"))
+            alone = largest(folder, scratch)
+            indexed, graphed, _ = await ingest(stack, alone, "largest")
+            print(
+                f"largest document ({next(alone.iterdir()).name}): INDEXED in {indexed:.1f} s,"
+                f" GRAPHED in {graphed:.1f} s"
+            )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT_FOLDER)
+    arguments = parser.parse_args()
+    if not arguments.folder.is_dir():
+        parser.exit(2, f"bench.corpus: error: {arguments.folder} is not a folder\n")
+    asyncio.run(main(arguments.folder))
