@@ -27,8 +27,8 @@ from store.pool import Conn, Pool
 log = logging.getLogger(__name__)
 # Large enough that sorting texts by length keeps embedding batches well packed.
 BATCH_SIZE = 128
-# About 20 seconds of embedding on two cores: progress moves, and a giant document goes alone.
-BATCH_BYTES = 4 * 1024 * 1024
+# About a minute of embedding on two cores: progress moves, and a giant document goes alone.
+BATCH_BYTES = 512 * 1024
 
 
 @dataclass(frozen=True)

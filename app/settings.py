@@ -158,7 +158,7 @@ class Settings:
                 source.integer("TRELLIS_KEYWORD_INDEX_MAX_POSTINGS", 20_000_000, 0, 2**40),
             ),
             queues=QueueSettings(
-                source.integer("TRELLIS_INGEST_BATCH_BYTES", 4 * 1024 * 1024, 1024, 2**31 - 1),
+                source.integer("TRELLIS_INGEST_BATCH_BYTES", 512 * 1024, 1024, 2**31 - 1),
                 source.integer("TRELLIS_GRAPH_MAX_ATTEMPTS", 5, 1, 100),
                 source.number("TRELLIS_GRAPH_RETRY_SECONDS", 1.0, 0.0, 3600.0),
             ),
