@@ -59,9 +59,9 @@ async def run_ingest(settings: Settings, request: IngestRequest) -> list[str]:
     try:
         run = await _start(services, request, found)
         await _submit_all(run, found, settings.max_document_bytes)
-        await _index(run)
-        if request.graph:
-            await _project(run)
+        alongside = await _index(run, request.graph)
+        if alongside is not None:
+            await _project(run, alongside)
         _summarise(run, await _summaries(run))
         return [f"{where}: {why}" for where, why in found.problems] + await _failures(run)
     finally:
@@ -136,13 +136,16 @@ def _submissions(
             skipped[skip.reason] += 1
 
 
-async def _index(run: _Run) -> None:
-    """Index this run's items; progress in megabytes, documents and chunks."""
+async def _index(run: _Run, graph: bool) -> asyncio.Task[None] | None:
+    """Index this run's items; progress in megabytes, documents and chunks. With `graph`,
+    the collection's graph is projected alongside, as a server does (spaCy and the embedder
+    share the cores); the projecting task is returned to be finished."""
     summaries = await _summaries(run)
     progress = Progress("indexed", sum(s.bytes for s in summaries), unit="B")
     started = time.monotonic()
+    worker = asyncio.create_task(_work(run))
+    alongside = asyncio.create_task(_project_alongside(run, worker)) if graph else None
     try:
-        worker = asyncio.create_task(_work(run))
         while not worker.done():
             progress.show(_indexed(await _summaries(run)))
             await asyncio.wait({worker}, timeout=POLL_SECONDS)
@@ -155,6 +158,13 @@ async def _index(run: _Run) -> None:
     elapsed = time.monotonic() - started
     rate = documents / elapsed if elapsed > 0 else 0.0
     print(f"processed {documents} document(s) in {elapsed:.1f}s ({rate:.1f}/s)", file=sys.stderr)
+    return alongside
+
+
+async def _project_alongside(run: _Run, indexing: asyncio.Task[None]) -> None:
+    while not indexing.done():
+        if not await run.services.projector.drain([run.collection_id]):
+            await asyncio.wait({indexing}, timeout=POLL_SECONDS)
 
 
 async def _work(run: _Run) -> None:
@@ -168,15 +178,18 @@ def _indexed(summaries: list[JobSummary]) -> tuple[int, str]:
     done = sum(s.total - s.pending for s in summaries)
     total = sum(s.total for s in summaries)
     chunks = sum(s.chunks for s in summaries)
-    return sum(s.bytes_done for s in summaries), f"{done}/{total} docs, {chunks} chunks"
+    graphed = sum(s.graphed for s in summaries)
+    note = f"{done}/{total} docs, {chunks} chunks, {graphed} graphed"
+    return sum(s.bytes_done for s in summaries), note
 
 
-async def _project(run: _Run) -> None:
-    """Project the collection's graph beside any other projector; when Neo4j is down, the
+async def _project(run: _Run, alongside: asyncio.Task[None]) -> None:
+    """Finish the collection's graph beside any other projector; when Neo4j is down, the
     outbox keeps the work for a server or a later `trellis graph sync`."""
     total = _documents(await _summaries(run))
     progress = Progress("graphed", total, unit="doc")
     try:
+        await alongside
         while (ended := _graph_ended(await _summaries(run))) < total:
             progress.show((ended, ""))
             if not await run.services.projector.drain([run.collection_id]):
