@@ -116,11 +116,12 @@ def _batches(
     batch: list[DocumentSubmission] = []
     size = 0
     for submission in _submissions(found, max_bytes, skipped):
-        if batch and (len(batch) >= MAX_BATCH or size + len(submission.data or "") > SUBMIT_BYTES):
+        length = len(submission.data or submission.text or "")
+        if batch and (len(batch) >= MAX_BATCH or size + length > SUBMIT_BYTES):
             yield batch
             batch, size = [], 0
         batch.append(submission)
-        size += len(submission.data or submission.text or "")
+        size += length
     if batch:
         yield batch
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from app.collections import Collections
 from app.errors import ErrorCode, TrellisError
+from retrieval.vocabulary import VocabularyRule
 from store import vocabulary
 from store.pool import Pool
 from store.tenants import Tenant
-from store.vocabulary import VocabularyRule
 
 MAX_RULES = 1000
 MAX_TERM = 100

@@ -20,8 +20,10 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
+import psycopg.errors
 
 from app.ingest_command import IngestRequest, run_ingest
 from bench._services import bench_services
@@ -52,11 +54,18 @@ async def _indexed_after(stack: Stack, collection: str, started: float) -> float
     url = stack.endpoints.postgres_url
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         while True:
-            cursor = await conn.execute(query, (collection,))
-            found = await cursor.fetchone()
-            if found and found[0] and not found[1]:
+            if await _all_indexed(conn, query, collection):
                 return time.perf_counter() - started
             await asyncio.sleep(0.5)
+
+
+async def _all_indexed(conn: psycopg.AsyncConnection[Any], query: str, collection: str) -> bool:
+    try:
+        cursor = await conn.execute(query, (collection,))
+    except psycopg.errors.UndefinedTable:
+        return False  # the run has not migrated the fresh database yet
+    found = await cursor.fetchone()
+    return bool(found and found[0] and not found[1])
 
 
 async def figures(stack: Stack, collection: str) -> dict[str, float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from graph.driver import GraphStore, Statement
-from store.knowledge import DocumentProjection
+from ingest.knowledge import DocumentProjection
 
 _CHUNKS = (
     "UNWIND $rows AS row MATCH (d:Document {id: row.document_id})"

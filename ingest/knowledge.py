@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from ingest.dates import DateValue
@@ -39,6 +39,19 @@ class FactRow:
     span_end: int
     sentence: str
     valid_from: DateValue | None
+
+
+@dataclass(frozen=True)
+class DocumentProjection:
+    """Everything the graph holds for one document, as parameter rows (ids as strings): what
+    the store reads back and Neo4j is written from."""
+
+    document_id: str
+    chunks: list[dict[str, Any]]
+    entities: list[dict[str, Any]]
+    mentions: list[dict[str, Any]]
+    cooccurrences: list[dict[str, Any]]
+    facts: list[dict[str, Any]]
 
 
 @dataclass

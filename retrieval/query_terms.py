@@ -4,7 +4,7 @@ vocabulary rules (synonym sets both ways, expansions one way)."""
 from __future__ import annotations
 
 from ingest.analyzer import analyze
-from store.vocabulary import VocabularyRule
+from retrieval.vocabulary import VocabularyRule
 
 
 def query_terms(query: str, rules: list[VocabularyRule]) -> list[str]:

@@ -10,10 +10,10 @@ import strawberry
 from strawberry.scalars import JSON
 
 from app.documents import encode_cursor
+from retrieval.vocabulary import VocabularyRule as RuleRow
 from schema.context import Info
 from store.documents import DocumentRow, SectionRow
 from store.jobs import ItemOutcome, JobSummary
-from store.vocabulary import VocabularyRule as RuleRow
 
 
 @strawberry.enum

@@ -8,6 +8,7 @@ import strawberry
 
 from ingest.records import FieldSpec
 from ingest.submission import DocumentSubmission
+from retrieval.vocabulary import VocabularyRule as RuleRow
 from schema.context import Info
 from schema.documents import (
     DeleteResult,
@@ -22,7 +23,6 @@ from schema.documents import (
 )
 from schema.themes import Themes
 from schema.types import Collection
-from store.vocabulary import VocabularyRule as RuleRow
 
 WAIT_SECONDS = 120.0
 

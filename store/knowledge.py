@@ -10,7 +10,14 @@ from uuid import UUID
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
-from ingest.knowledge import DocumentGraph, FactRow, MainChunk, ResolvedGraph, resolve_onto
+from ingest.knowledge import (
+    DocumentGraph,
+    DocumentProjection,
+    FactRow,
+    MainChunk,
+    ResolvedGraph,
+    resolve_onto,
+)
 from ingest.resolution import is_multiword
 from ingest.titles import SUBJECT_WEIGHT, UNKNOWN_GROUP
 from store import functional, themes
@@ -219,18 +226,6 @@ def _fact_row(doc: GraphDocument, subject: UUID, f: FactRow, obj: UUID) -> tuple
         f.valid_from.iso if f.valid_from else None,
         f.valid_from.precision if f.valid_from else None,
     )
-
-
-@dataclass(frozen=True)
-class DocumentProjection:
-    """Everything Neo4j holds for one document, as parameter rows (ids as strings)."""
-
-    document_id: str
-    chunks: list[dict[str, Any]]
-    entities: list[dict[str, Any]]
-    mentions: list[dict[str, Any]]
-    cooccurrences: list[dict[str, Any]]
-    facts: list[dict[str, Any]]
 
 
 async def projection(conn: Conn, doc: GraphDocument) -> DocumentProjection:

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from uuid import UUID
 
 from psycopg.rows import class_row
 
+from retrieval.vocabulary import VocabularyRule
 from store.pool import Conn
-
-
-@dataclass(frozen=True)
-class VocabularyRule:
-    kind: str
-    term: str | None
-    terms: list[str]
 
 
 async def replace(

@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 
 import bm25s
 import numpy as np
 import pytest
 
-from app.settings import PROJECT_ROOT
 from ingest.analyzer import analyze
 from retrieval.lexical_index import K1, B, LexicalIndex
 from store import bm25
 from store.pool import open_pool
+from tests import corpus
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection, rows
 
 pytestmark = pytest.mark.integration
 
-CORPUS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "corpus.json"
 QUERIES = [
     "Who directed the film?",
     "When did the composer die",
@@ -32,7 +30,7 @@ QUERIES = [
 
 
 def test_scores_match_bm25s(gql: GraphQLClient, stack: Stack) -> None:
-    passages = json.loads(CORPUS.read_text())[:150]
+    passages = corpus.passages(150)
     name = new_collection(gql)
     docs = [
         {"externalId": f"p{i}", "title": p["title"], "text": p["text"]}

@@ -13,14 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from app.settings import PROJECT_ROOT
+from tests import corpus
 from tests._stack import Stack, local_stack
 from tests.graph_helpers import counts
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
-
-CORPUS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "corpus.json"
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +39,7 @@ def trellis(stack: Stack, *args: str) -> subprocess.Popen[bytes]:
 
 
 def test_killed_graph_worker_resumes_to_the_same_graph(quiet_stack: Stack, tmp_path: Path) -> None:
-    passages = json.loads(CORPUS.read_text())[:150]
+    passages = corpus.passages(150)
     source = tmp_path / "passages.jsonl"
     source.write_text(
         "".join(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -11,25 +10,25 @@ from typing import TypeVar
 import pytest
 
 from app.keyword_index import KeywordIndexes
-from app.settings import PROJECT_ROOT, KeywordIndexSettings
+from app.settings import KeywordIndexSettings
 from ingest.analyzer import analyze
 from store import bm25
 from store.pool import Pool, open_pool
 from store.scope import Scope
+from tests import corpus
 from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection, rows
 
 pytestmark = pytest.mark.integration
 
-CORPUS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "corpus.json"
 DELETE = """mutation($c: String!, $id: String!) {
   deleteDocument(collection: $c, externalId: $id) { deleted } }"""
 T = TypeVar("T")
 
 
 def _corpus(gql: GraphQLClient, stack: Stack, count: int) -> tuple[str, Scope]:
-    passages = json.loads(CORPUS.read_text())[:count]
+    passages = corpus.passages(count)
     name = new_collection(gql)
     docs = [
         {"externalId": f"p{i}", "title": p["title"], "text": p["text"]}

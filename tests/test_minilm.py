@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from app.settings import PROJECT_ROOT
 from ingest.minilm import DIMENSION, MAX_TOKENS, MiniLM, TextTooLong
 
-REFERENCE = PROJECT_ROOT.parent / "shared" / "fixtures" / "minilm_reference.json"
+REFERENCE = Path(__file__).parent / "fixtures" / "minilm_reference.json"
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ingest.analyzer import analyze
 from retrieval.query_terms import query_terms
-from store.vocabulary import VocabularyRule
+from retrieval.vocabulary import VocabularyRule
 
 
 def test_synonyms_work_both_ways_and_expansions_one_way() -> None:
