@@ -67,6 +67,16 @@ def _album(i: int) -> tuple[str, str]:
 
 
 _KINDS = (_film, _composer, _river, _athlete, _album)
+# Asides of different lengths, so no two passages score exactly alike by construction.
+_ASIDES = [
+    "Critics praised it.",
+    "Local newspapers covered the story at length for several weeks.",
+    "A museum now keeps the original papers.",
+    "Little else is recorded.",
+    "Historians still argue about the dates, the sources and the people involved.",
+    "A plaque marks the spot.",
+    "Several letters from that period survive in a private collection near the coast.",
+]
 
 
 def passages(count: int) -> list[dict[str, str]]:
@@ -76,6 +86,8 @@ def passages(count: int) -> list[dict[str, str]]:
     i = 0
     while len(found) < count:
         title, text = _KINDS[i % len(_KINDS)](i // len(_KINDS))
+        asides = [_ASIDES[(i * k) % len(_ASIDES)] for k in range(1, 2 + i % 3)]
+        text = " ".join([text, *asides])
         i += 1
         if title in seen:
             title = f"{title} ({i})"
