@@ -92,3 +92,15 @@ def counts(stack: Stack, collection: str) -> dict[str, object]:
     )
     facts = rows(stack, "SELECT count(*) FROM facts WHERE collection_id = %s", cid)
     return {"nodes": nodes, "rels": rels, "facts": facts}
+
+
+def graphed(stack: Stack, collection: str) -> int:
+    """Documents of the collection (by name) whose status is GRAPHED."""
+    return int(
+        rows(
+            stack,
+            "SELECT count(*) FROM documents d JOIN collections c ON"
+            " c.id = d.collection_id WHERE c.name = %s AND d.status = 'GRAPHED'",
+            collection,
+        )[0][0]
+    )

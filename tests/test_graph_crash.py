@@ -15,7 +15,7 @@ import pytest
 
 from tests import corpus
 from tests._stack import Stack, local_stack
-from tests.graph_helpers import counts
+from tests.graph_helpers import counts, graphed
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
@@ -56,26 +56,15 @@ def test_killed_graph_worker_resumes_to_the_same_graph(quiet_stack: Stack, tmp_p
     _wait_for_first_batch(quiet_stack, worker)
     worker.send_signal(signal.SIGKILL)
     worker.wait(30)
-    assert _graphed(quiet_stack, "interrupted") < len(passages), "killed too late to test"
+    assert graphed(quiet_stack, "interrupted") < len(passages), "killed too late to test"
     _sync_until_empty(quiet_stack)
-    assert _graphed(quiet_stack, "interrupted") == _graphed(quiet_stack, "uninterrupted") == 150
+    assert graphed(quiet_stack, "interrupted") == graphed(quiet_stack, "uninterrupted") == 150
     assert counts(quiet_stack, "interrupted") == counts(quiet_stack, "uninterrupted")
-
-
-def _graphed(stack: Stack, name: str) -> int:
-    return int(
-        rows(
-            stack,
-            "SELECT count(*) FROM documents d JOIN collections c ON"
-            " c.id = d.collection_id WHERE c.name = %s AND d.status = 'GRAPHED'",
-            name,
-        )[0][0]
-    )
 
 
 def _wait_for_first_batch(stack: Stack, worker: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 300
-    while _graphed(stack, "interrupted") == 0:
+    while graphed(stack, "interrupted") == 0:
         assert worker.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
 

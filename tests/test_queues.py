@@ -35,7 +35,7 @@ from store.outbox import RetryPolicy
 from store.pool import open_pool
 from store.tenants import Tenant, ensure_tenant
 from tests._stack import Stack, free_port, local_stack
-from tests.graph_helpers import counts, eventually
+from tests.graph_helpers import counts, eventually, graphed
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
@@ -234,17 +234,6 @@ def test_two_projectors_at_once_build_the_graph_one_builds(quiet: Stack) -> None
 
 async def collection_ids(lab_: Lab, tenant: Tenant, names: list[str]) -> list[uuid.UUID]:
     return [(await lab_.services.collections.get(tenant, n)).id for n in names]
-
-
-def graphed(stack: Stack, collection: str) -> int:
-    return int(
-        rows(
-            stack,
-            "SELECT count(*) FROM documents d JOIN collections c ON c.id = d.collection_id"
-            " WHERE c.name = %s AND d.status = 'GRAPHED'",
-            collection,
-        )[0][0]
-    )
 
 
 def test_search_says_how_much_of_the_scope_is_not_yet_graphed(quiet: Stack) -> None:
