@@ -1,35 +1,42 @@
-"""The services one running Trellis holds: opened in the lifespan, closed at shutdown."""
+"""The services one running Trellis holds, and the process around them: `running_services`
+opens them, runs their background loops (graph projection, the ingest worker, themes) and
+closes everything when the server stops."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 from neo4j.exceptions import DriverError
 from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
-from app.collections import Collections
-from app.discovery import GraphDiscovery
-from app.documents import Documents
-from app.embedders import Embedders
-from app.endpoints import Endpoints
-from app.entities import Entities
+from app.collections.documents import Documents
+from app.collections.service import Collections
+from app.collections.spans import Spans
+from app.collections.vocabulary import Vocabulary
 from app.errors import BackendUnavailable
-from app.graph_admin import GraphAdmin
-from app.ingest_worker import IngestWorker
-from app.ingestion import Ingestion
-from app.keyword_index import KeywordIndexes
-from app.linking import EntityLinker
-from app.projection import GraphProjector
-from app.relationships import Relationships
-from app.reranker import Reranker
-from app.search import Search, SearchLogs
+from app.ingestion.submit import Ingestion
+from app.ingestion.worker import IngestWorker
+from app.knowledge.admin import GraphAdmin
+from app.knowledge.entities import Entities
+from app.knowledge.projection import GraphProjector, run_projection_loop
+from app.knowledge.relationships import Relationships
+from app.knowledge.themes import Themes, run_themes_loop
+from app.localdb.endpoints import Endpoints, resolve_endpoints
+from app.models.embedders import Embedders
+from app.models.reranker import Reranker
+from app.search.graph_leg import GraphDiscovery
+from app.search.keyword_index import KeywordIndexes
+from app.search.linking import EntityLinker
+from app.search.logs import SearchLogs
+from app.search.service import Search
 from app.settings import Settings
-from app.spans import Spans
-from app.themes import Themes
-from app.vocabulary import Vocabulary
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from store.migrations import migrate
@@ -67,6 +74,34 @@ class Services:
         await self.search.close()
         await self.graph.close()
         await self.pool.close()
+
+
+@contextlib.asynccontextmanager
+async def running_services(
+    settings: Settings, endpoints: Endpoints | None = None
+) -> AsyncIterator[Services]:
+    """Open the services (the local databases when no endpoints are given), run their
+    background loops while the block runs, then stop the loops and close."""
+    if endpoints is None:
+        endpoints = await asyncio.to_thread(resolve_endpoints, settings)
+    services = await open_services(settings, endpoints)
+    tasks = [asyncio.create_task(loop) for loop in _background(services)]
+    try:
+        yield services
+    finally:
+        for task in tasks:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await services.close()
+
+
+def _background(services: Services) -> list[Coroutine[Any, Any, None]]:
+    return [
+        run_projection_loop(services.projector),
+        services.worker.run_forever(services.projector.wake),
+        run_themes_loop(services.themes),
+    ]
 
 
 async def open_services(settings: Settings, endpoints: Endpoints) -> Services:

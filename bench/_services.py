@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from app.localdb.stack import Stack
 from app.services import Services, assemble
 from graph.constraints import ensure_constraints
 from graph.driver import open_graph
 from store.migrations import migrate
 from store.pool import open_pool
-from tests._stack import Stack
 
 
 @asynccontextmanager

@@ -25,12 +25,12 @@ from typing import Any
 import psycopg
 import psycopg.errors
 
-from app.ingest_command import IngestRequest, run_ingest
+from app.cli.ingest import IngestRequest, run_ingest
+from app.localdb.stack import Stack, local_stack
+from app.models.minilm import MiniLM
 from bench._services import bench_services
 from bench._timing import seconds
-from ingest.minilm import MiniLM
 from ingest.sources import collect
-from tests._stack import Stack, local_stack
 
 DEFAULT_FOLDER = Path("/usr/share/doc")
 

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import httpx
 
+from app.localdb.stack import free_port, local_stack
 from app.settings import PROJECT_ROOT
 from bench._timing import median_ms, run, seconds
-from tests._stack import free_port, local_stack, running_server
+from schema.serving import running_server
 from tests.keys import make_key
 
 

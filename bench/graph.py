@@ -11,6 +11,7 @@ import asyncio
 import time
 from typing import Any
 
+from app.localdb.stack import local_stack
 from app.services import Services, assemble
 from bench._timing import seconds
 from bench.ingestion import load, submit_corpus
@@ -18,7 +19,6 @@ from graph.driver import GraphStore, Statement, open_graph
 from ingest.extraction import Extractor
 from store.migrations import migrate
 from store.pool import open_pool
-from tests._stack import local_stack
 
 
 class TimedGraph(GraphStore):

@@ -13,19 +13,19 @@ import json
 import time
 from pathlib import Path
 
+from app.localdb.stack import local_stack
+from app.models.minilm import MiniLM
 from app.services import Services, assemble
 from app.settings import PROJECT_ROOT
 from bench._timing import seconds
 from graph.driver import open_graph
 from ingest.analyzer import analyze, clear_cache
-from ingest.minilm import MiniLM
 from ingest.parsing import parse_text
 from ingest.pipeline import prepare
 from ingest.submission import DocumentSubmission
 from store.migrations import migrate
 from store.pool import open_pool
 from store.tenants import ensure_tenant
-from tests._stack import local_stack
 
 CORPUS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "corpus.json"
 

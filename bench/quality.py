@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.localdb.stack import local_stack
 from app.services import Services
 from app.settings import PROJECT_ROOT
 from bench._services import bench_services
@@ -23,7 +24,6 @@ from bench.graph import ingest_to_graphed
 from bench.ingestion import load
 from retrieval.request import Leg, Mode, SearchRequest
 from store.tenants import Tenant, ensure_tenant
-from tests._stack import local_stack
 
 QUESTIONS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "questions.jsonl"
 COLLECTION = "2wiki"
@@ -54,7 +54,7 @@ async def recall(
     for item in items:
         request = SearchRequest((COLLECTION,), item["question"], mode, 5, legs=legs)
         outcome = await services.search.search(tenant, request)
-        titles = [hit.row["title"] for hit in outcome.hits]
+        titles = [hit.document.title for hit in outcome.hits]
         gold = set(item["gold_titles"])
         at2 += len(gold & set(titles[:2])) / len(gold)
         at5 += len(gold & set(titles[:5])) / len(gold)

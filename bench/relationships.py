@@ -21,7 +21,7 @@ from typing import Any
 import networkx
 import numpy as np
 
-from app.ppr import ALPHA, personalized_pagerank
+from app.localdb.stack import local_stack
 from bench._timing import p50_p95
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
@@ -30,7 +30,7 @@ from graph.paths import find_paths
 from graph.subgraph import entity_chunk_subgraph
 from graph.temporal import EVERYTHING, TimeFilter
 from graph.timeline import timeline
-from tests._stack import local_stack
+from retrieval.ppr import ALPHA, personalized_pagerank
 
 TENANT = "bench-tenant"
 COLLECTION = "bench-collection"

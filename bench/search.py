@@ -29,7 +29,8 @@ from uuid import UUID
 import bm25s
 import numpy as np
 
-from app.search_legs import EF_SEARCH, QueryVectors
+from app.localdb.stack import local_stack
+from app.search.legs import EF_SEARCH, QueryVectors
 from app.services import Services
 from bench._graph_copies import add_graph
 from bench._services import bench_services
@@ -44,7 +45,6 @@ from store import search as rows
 from store.pool import Conn
 from store.scope import Scope
 from store.tenants import Tenant
-from tests._stack import local_stack
 
 SIZES = (10_000, 100_000)
 NOISE = 0.1  # per dimension: copies sit about as far apart as related passages

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from graph.driver import GraphStore
+from graph.edges import Edge
 from graph.expansion import STEP_BUDGET, step
-from graph.relationships import Edge, edges_among
+from graph.relationships import edges_among
 from graph.temporal import TimeFilter
 
 EDGES_PER_NODE = 5

@@ -7,46 +7,16 @@ mentioned closest together.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from graph.driver import GraphStore
+from graph.edges import Edge, Evidence
 from graph.temporal import TimeFilter, edge_condition
 
 SCAN_PER_NODE = 2000  # edges examined per entity; more means a hub, and a truncated answer
 SCAN_AMONG = 200  # per entity when collecting edges among known entities (see _AMONG)
 EVIDENCE_PER_EDGE = 3
-
-
-@dataclass(frozen=True)
-class Evidence:
-    document_id: str
-    chunk_id: str | None
-    span_start: int | None
-    span_end: int | None
-    sentence: str | None = None
-
-
-@dataclass
-class Edge:
-    kind: str  # "FACT" or "CO_OCCURRENCE"
-    source: str
-    target: str
-    weight: float
-    evidence: list[Evidence] = field(default_factory=list)
-    fact_id: str | None = None
-    predicate: str | None = None
-    valid_from: str | None = None
-    valid_from_precision: str | None = None
-    valid_to: str | None = None
-    recorded_at: datetime | None = None
-    invalidated_at: datetime | None = None
-    superseded_by: str | None = None
-
-    @property
-    def pair(self) -> frozenset[str]:
-        return frozenset((self.source, self.target))
 
 
 # Undirected, so an edge between a hub and a small node is found from the small side even

@@ -7,10 +7,9 @@ subgraph at most `max_edges`, so a hub entity cannot pull in the whole collectio
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from graph.driver import GraphStore
 from graph.expansion import scan_per_node
+from retrieval.ppr import Subgraph
 
 _ENTITY_TO_CHUNKS = (
     "UNWIND $ids AS id MATCH (e:Entity {id: id, tenant_id: $tenant})"
@@ -24,17 +23,6 @@ _CHUNK_TO_ENTITIES = (
     " ORDER BY coalesce(m.weight, m.count) DESC, e.id LIMIT $limit }"
     " RETURN e.id AS entity, c.id AS chunk, coalesce(m.weight, m.count) AS weight"
 )
-
-
-@dataclass
-class Subgraph:
-    """Weighted entity-chunk edges, and for each reached node the node it was reached from."""
-
-    edges: dict[tuple[str, str], float] = field(default_factory=dict)  # (entity, chunk)
-    parent: dict[str, str] = field(default_factory=dict)
-    chunks: set[str] = field(default_factory=set)
-    truncated: bool = False
-    roots: set[str] = field(default_factory=set)  # the seeds: reached from nothing
 
 
 async def entity_chunk_subgraph(

@@ -10,7 +10,8 @@ from datetime import date, datetime
 from typing import Any
 
 from graph.driver import GraphStore
-from graph.relationships import Edge, fact_edge
+from graph.edges import Edge
+from graph.relationships import fact_edge
 
 _TIMELINE = (
     "MATCH (e:Entity {id: $id, tenant_id: $tenant})-[r:RELATED]-(:Entity)"

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -17,12 +16,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from app.endpoints import Endpoints, resolve_endpoints
 from app.health import check_backends
-from app.projection import run_projection_loop
-from app.services import Services, open_services
+from app.localdb.endpoints import Endpoints
+from app.services import Services, running_services
 from app.settings import Settings
-from app.themes import run_themes_loop
 from schema import schema
 from schema.view import TrellisGraphQL
 
@@ -47,24 +44,9 @@ def create_app(settings: Settings | None = None, endpoints: Endpoints | None = N
 def _lifespan(settings: Settings, endpoints: Endpoints | None):  # type: ignore[no-untyped-def]
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        resolved = endpoints
-        if resolved is None:
-            resolved = await asyncio.to_thread(resolve_endpoints, settings)
-        services = await open_services(settings, resolved)
-        app.state.services = services
-        tasks = [
-            asyncio.create_task(run_projection_loop(services.projector)),
-            asyncio.create_task(services.worker.run_forever(services.projector.wake)),
-            asyncio.create_task(run_themes_loop(services.themes)),
-        ]
-        try:
+        async with running_services(settings, endpoints) as services:
+            app.state.services = services
             yield
-        finally:
-            for task in tasks:
-                task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.gather(*tasks, return_exceptions=True)
-            await services.close()
 
     return lifespan
 

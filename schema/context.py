@@ -10,9 +10,8 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.types import Info as StrawberryInfo
 
-from app.auth import API_KEY_HEADER, authenticate, key_from_connection_params
 from app.services import Services
-from store.tenants import Tenant
+from app.tenancy.auth import API_KEY_HEADER, Tenant, authenticate, key_from_connection_params
 
 
 @dataclass

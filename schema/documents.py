@@ -9,11 +9,10 @@ from typing import Any, cast
 import strawberry
 from strawberry.scalars import JSON
 
-from app.documents import encode_cursor
+from app.collections.documents import DocumentRow, SectionRow, encode_cursor
+from app.ingestion.submit import ItemOutcome, JobSummary
 from retrieval.vocabulary import VocabularyRule as RuleRow
 from schema.context import Info
-from store.documents import DocumentRow, SectionRow
-from store.jobs import ItemOutcome, JobSummary
 
 
 @strawberry.enum

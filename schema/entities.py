@@ -7,8 +7,8 @@ from typing import Any
 
 import strawberry
 
-from app.entities import mention_cursor
-from graph.temporal import TimeFilter
+from app.knowledge.entities import mention_cursor
+from app.knowledge.relationships import TimeFilter
 from schema.context import Info
 from schema.documents import Document, PageInfo
 

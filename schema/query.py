@@ -9,7 +9,7 @@ import strawberry
 
 from app.health import check_backends
 from app.ids import uuid_or_not_found
-from graph.temporal import TimeFilter
+from app.knowledge.relationships import TimeFilter
 from schema.context import Info
 from schema.documents import (
     Document,

@@ -7,9 +7,9 @@ from enum import Enum
 
 import strawberry
 
-from app import relationships as views
 from app.errors import ErrorCode, TrellisError
-from graph.relationships import Edge, Evidence
+from app.knowledge import relationships as views
+from app.knowledge.relationships import Edge, Evidence
 from schema.context import Info
 from schema.documents import Document
 from schema.entities import Entity

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Any, cast
+from typing import cast
 
 import strawberry
 from strawberry.scalars import JSON
 
-from app import search as service
-from app.spans import SpanRequest, SpanText
+from app.collections.spans import SpanRequest, SpanText
+from app.search import results
+from app.search.logs import SearchLog
 from retrieval.request import Filters, Leg, MetadataFilter, Mode, ResultType, SearchRequest
 from schema.relationships import RelationshipPath
-from store.search_logs import SearchLog
 
 SearchMode = strawberry.enum(Mode, description="HYBRID runs the legs together; the others one.")
 SearchLeg = strawberry.enum(Leg)
@@ -118,6 +118,16 @@ class HitDocument:
     content_type: str
     metadata: JSON
 
+    @classmethod
+    def of(cls, document: results.HitDocument) -> HitDocument:
+        return cls(
+            id=strawberry.ID(str(document.id)),
+            title=document.title,
+            path=document.external_id,
+            content_type=document.content_type,
+            metadata=cast(JSON, document.metadata),
+        )
+
 
 @strawberry.type
 class Highlight:
@@ -151,23 +161,16 @@ class SearchHit:
     )
 
     @classmethod
-    def of(cls, rank: int, hit: service.SearchHit) -> SearchHit:
-        row = hit.row
+    def of(cls, rank: int, hit: results.SearchHit) -> SearchHit:
         return cls(
             rank=rank,
             score=hit.score,
-            source_type=row["source_type"],
-            document=HitDocument(
-                id=strawberry.ID(str(row["document_id"])),
-                title=row["title"],
-                path=row["external_id"],
-                content_type=row["content_type"],
-                metadata=cast(JSON, row["metadata"]),
-            ),
-            section=row["section_path"],
-            spans=[s for r in (row, *hit.also) for s in _spans(r)],
-            chunk_text=row["content"],
-            context_text=row["context"] or row["content"],
+            source_type=hit.document.source_type,
+            document=HitDocument.of(hit.document),
+            section=hit.section,
+            spans=[SearchSpan(unit=SpanUnit(s.unit), start=s.start, end=s.end) for s in hit.spans],
+            chunk_text=hit.text,
+            context_text=hit.context,
             highlights=[Highlight(term=h.term, start=h.start, end=h.end) for h in hit.highlights],
             discovery_methods=[DiscoveryMethod(m.value) for m in hit.methods],
             relationship_path=RelationshipPath.of(hit.path) if hit.path else None,
@@ -189,7 +192,7 @@ class SearchResult:
     )
 
     @classmethod
-    def of(cls, outcome: service.SearchOutcome) -> SearchResult:
+    def of(cls, outcome: results.SearchOutcome) -> SearchResult:
         return cls(
             query_id=strawberry.ID(str(outcome.query_id)),
             hits=[SearchHit.of(i + 1, hit) for i, hit in enumerate(outcome.hits)],
@@ -256,13 +259,3 @@ class SearchLogEntry:
             missing_legs=list(entry.missing_legs),
             created_at=entry.created_at,
         )
-
-
-def _spans(row: dict[str, Any]) -> list[SearchSpan]:
-    if row["source_type"] == "RECORD":
-        return [SearchSpan(unit=SpanUnit.FILE, start=0, end=0)]
-    spans = [SearchSpan(unit=SpanUnit.CHARS, start=row["char_start"], end=row["char_end"])]
-    pages = [n for n, s, e in row["pages"] or [] if s < row["char_end"] and e > row["char_start"]]
-    if pages:
-        spans.append(SearchSpan(unit=SpanUnit.PAGES, start=min(pages), end=max(pages)))
-    return spans

@@ -7,10 +7,9 @@ from typing import Any
 
 import strawberry
 
-from app.themes import ThemeSet
+from app.knowledge.themes import ThemeRow, ThemeSet
 from schema.entities import Entity
 from schema.relationships import Span
-from store.themes import ThemeRow
 
 
 @strawberry.type

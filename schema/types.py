@@ -6,10 +6,10 @@ from datetime import datetime
 
 import strawberry
 
+from app.collections.service import Collection as CollectionRow
+from app.collections.service import GraphCollection
 from app.health import BackendHealth
-from graph.collections import GraphCollection
 from schema.context import Info
-from store.collections import Collection as CollectionRow
 
 
 @strawberry.type(

@@ -157,20 +157,60 @@ async def candidate_vectors(
     }
 
 
-async def hit_rows(
+@dataclass(frozen=True)
+class HitPassage:
+    """A main chunk as a hit shows it: its document, its section and the large window around
+    it (the chunk itself when it has none)."""
+
+    chunk_id: UUID
+    document_id: UUID
+    collection_id: UUID
+    title: str
+    external_id: str
+    content_type: str
+    metadata: dict[str, Any]
+    source_type: str
+    pages: list[tuple[int, int, int]]  # page number, first and last character
+    section_path: str | None
+    content: str
+    char_start: int
+    char_end: int
+    context: str
+
+
+async def hit_passages(
     conn: Conn, tenant_id: UUID, chunk_ids: list[UUID]
-) -> dict[UUID, dict[str, Any]]:
+) -> dict[UUID, HitPassage]:
     """Main chunks with their document, section path and surrounding large window."""
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(_HITS, (chunk_ids, tenant_id))
-        return {row["chunk_id"]: row for row in await cursor.fetchall()}
+        return {row["chunk_id"]: _passage(row) for row in await cursor.fetchall()}
+
+
+def _passage(row: dict[str, Any]) -> HitPassage:
+    return HitPassage(
+        chunk_id=row["chunk_id"],
+        document_id=row["document_id"],
+        collection_id=row["collection_id"],
+        title=row["title"],
+        external_id=row["external_id"],
+        content_type=row["content_type"],
+        metadata=row["metadata"],
+        source_type=row["source_type"],
+        pages=[(int(n), int(a), int(b)) for n, a, b in row["pages"] or []],
+        section_path=row["section_path"],
+        content=row["content"],
+        char_start=row["char_start"],
+        char_end=row["char_end"],
+        context=row["context"] or row["content"],
+    )
 
 
 _HITS = """
 SELECT c.id AS chunk_id, c.document_id, c.char_start, c.char_end, c.content,
        d.title, d.external_id, d.content_type, d.metadata, d.source_type, d.pages,
        d.collection_id, s.path AS section_path,
-       w.content AS context, w.char_start AS context_start, w.char_end AS context_end
+       w.content AS context
 FROM chunks c
 JOIN documents d ON d.id = c.document_id
 LEFT JOIN sections s ON s.id = c.section_id

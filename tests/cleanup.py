@@ -9,13 +9,13 @@ import shutil
 
 from app.localdb._process import read_pid, terminate
 from app.localdb.postgres import LocalPostgres
-from tests._stack import TEST_DATA_ROOT
+from app.localdb.stack import STACKS_ROOT
 
 
 def main() -> None:
-    if not TEST_DATA_ROOT.exists():
+    if not STACKS_ROOT.exists():
         return
-    for stack in TEST_DATA_ROOT.iterdir():
+    for stack in STACKS_ROOT.iterdir():
         pid = read_pid(stack / "neo4j" / "launcher.pid", "trellis.neo4j.Launcher")
         if pid is not None:
             terminate(pid, 60)

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests._stack import Stack, local_stack, running_server
+from app.localdb.stack import Stack, local_stack
+from schema.serving import running_server
 from tests.graphql_client import GraphQLClient
 
 

@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from typing import Any, LiteralString
 
+from app.localdb.stack import Stack
 from graph.driver import open_graph
-from tests._stack import Stack
 from tests.helpers import rows
 
 

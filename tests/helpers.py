@@ -7,7 +7,7 @@ from typing import Any
 
 import psycopg
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.graphql_client import GraphQLClient
 
 INGEST = """mutation($c: String!, $docs: [DocumentInput!]!) {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from app.auth import create_key
+from app.localdb.stack import Stack
+from app.tenancy.auth import create_key
 from store.pool import open_pool
-from tests._stack import Stack
 
 
 def make_key(stack: Stack, tenant: str) -> str:

@@ -9,12 +9,12 @@ import bm25s
 import numpy as np
 import pytest
 
+from app.localdb.stack import Stack
 from ingest.analyzer import analyze
 from retrieval.lexical_index import K1, B, LexicalIndex
 from store import bm25
 from store.pool import open_pool
 from tests import corpus
-from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection, rows
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from app.models.minilm import MAX_TOKENS, MiniLM
 from ingest import chunking
-from ingest.minilm import MAX_TOKENS, MiniLM
 
 SENTENCE = "The supplier shall deliver the goods within ten working days. "
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.graphql_client import GraphQLClient
 
 pytestmark = pytest.mark.integration

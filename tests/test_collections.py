@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from app.localdb.stack import Stack
 from graph.collections import find_collection
 from graph.driver import open_graph
-from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import rows
 

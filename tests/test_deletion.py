@@ -5,7 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import CONTRACT, ingest, new_collection, rows
 

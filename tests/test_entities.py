@@ -7,8 +7,8 @@ import uuid
 import httpx
 import pytest
 
+from app.localdb.stack import Stack
 from graph.entities import lucene_query
-from tests._stack import Stack
 from tests.graph_helpers import wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from app.localdb.stack import Stack, local_stack
 from tests import corpus
-from tests._stack import Stack, local_stack
 from tests.graph_helpers import counts, graphed
 from tests.helpers import rows
 

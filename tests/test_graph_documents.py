@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from app.localdb.stack import Stack
 from graph.driver import open_graph
-from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.helpers import rows
 from tests.pdf import make_pdf
 

@@ -7,13 +7,13 @@ import uuid
 
 import pytest
 
-from app.ingest_worker import IngestWorker
+from app.ingestion.worker import IngestWorker
+from app.localdb.stack import Stack
 from app.services import Services, assemble
 from graph.driver import open_graph
 from ingest.submission import DocumentSubmission
 from store.pool import open_pool
 from store.tenants import ensure_tenant
-from tests._stack import Stack
 from tests.graph_helpers import eventually
 from tests.helpers import rows
 

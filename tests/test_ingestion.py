@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import CONTRACT, INGEST, ingest, new_collection, rows
 
@@ -155,7 +155,7 @@ def test_bad_document_fails_alone(gql: GraphQLClient, doc: dict[str, Any], code:
 
 
 def test_too_large_document(http: Any, stack: Stack, tenant_key: str) -> None:
-    from tests._stack import running_server  # a server with a tiny size limit
+    from schema.serving import running_server  # a server with a tiny size limit
 
     small = Stack(
         stack.data_dir,

@@ -8,9 +8,9 @@ import uuid
 import pytest
 from psycopg import AsyncConnection
 
+from app.localdb.stack import Stack
 from store import jobs
 from store.jobs import Finished, NewItem
-from tests._stack import Stack
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration

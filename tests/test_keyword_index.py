@@ -9,14 +9,14 @@ from typing import TypeVar
 
 import pytest
 
-from app.keyword_index import KeywordIndexes
+from app.localdb.stack import Stack
+from app.search.keyword_index import KeywordIndexes
 from app.settings import KeywordIndexSettings
 from ingest.analyzer import analyze
 from store import bm25
 from store.pool import Pool, open_pool
 from store.scope import Scope
 from tests import corpus
-from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection, rows
 

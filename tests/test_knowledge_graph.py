@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.graph_helpers import (
     attendee_names,
     cypher,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.linking import longest, name_candidates, parenthesised, title_candidates
+from app.search.linking import longest, name_candidates, parenthesised, title_candidates
 
 
 def test_capitalised_ngrams_keep_their_punctuation() -> None:

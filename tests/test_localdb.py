@@ -11,7 +11,7 @@ import pytest
 from app.errors import LocalServiceError
 from app.localdb.neo4j import LocalNeo4j
 from app.localdb.postgres import LocalPostgres
-from tests._stack import Stack, free_port
+from app.localdb.stack import Stack, free_port
 
 pytestmark = pytest.mark.integration
 

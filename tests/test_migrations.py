@@ -8,8 +8,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from app.localdb.stack import Stack
 from store.migrations import available, migrate
-from tests._stack import Stack
 
 pytestmark = pytest.mark.integration
 

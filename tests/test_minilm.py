@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ingest.minilm import DIMENSION, MAX_TOKENS, MiniLM, TextTooLong
+from app.models.minilm import DIMENSION, MAX_TOKENS, MiniLM, TextTooLong
 
 REFERENCE = Path(__file__).parent / "fixtures" / "minilm_reference.json"
 

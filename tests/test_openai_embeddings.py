@@ -9,9 +9,10 @@ import httpx
 import numpy as np
 import pytest
 
+from app.localdb.stack import Stack
+from app.models.openai_embeddings import EmbeddingProviderError, OpenAIEmbeddings
 from app.settings import Settings
-from ingest.openai_embeddings import EmbeddingProviderError, OpenAIEmbeddings
-from tests._stack import Stack, running_server
+from schema.serving import running_server
 from tests.fake_embeddings import DIMENSION, fake_embeddings_server, fake_vector, url_of
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, rows

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from tests._stack import Stack, local_stack, running_server
+from app.localdb.stack import Stack, local_stack
+from schema.serving import running_server
 from tests.graph_helpers import wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.keys import make_key

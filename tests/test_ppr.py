@@ -9,14 +9,14 @@ from typing import Any
 import httpx
 import pytest
 
-from app.discovery import DiscoveredChunk, GraphDiscovery
-from app.ppr import personalized_pagerank, rank_chunks
+from app.localdb.stack import Stack
+from app.search.graph_leg import DiscoveredChunk, GraphDiscovery, GraphQuery
 from graph.driver import open_graph
-from graph.subgraph import Subgraph, entity_chunk_subgraph
+from graph.subgraph import entity_chunk_subgraph
 from graph.temporal import NOW
+from retrieval.ppr import Subgraph, personalized_pagerank, rank_chunks
 from store.pool import open_pool
 from store.tenants import Tenant
-from tests._stack import Stack
 from tests.graph_helpers import cypher, wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection
@@ -164,7 +164,7 @@ def test_discovery_gives_each_chunk_its_relationship_path(
         try:
             tenant = Tenant(uuid.UUID(alice["tenant"]), "t")
             discovery = GraphDiscovery(graph, pool)
-            found, _ = await discovery.discover(tenant, [alice["id"]], 2, NOW, 10)
+            found, _ = await discovery.discover(tenant, GraphQuery([alice["id"]], 2, NOW, 10))
             return found
         finally:
             await pool.close()

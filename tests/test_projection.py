@@ -7,11 +7,11 @@ import uuid
 
 import pytest
 
-from app.projection import GraphProjector
+from app.knowledge.projection import GraphProjector
+from app.localdb.stack import Stack
 from graph.driver import open_graph
 from store import outbox
 from store.pool import open_pool
-from tests._stack import Stack
 
 pytestmark = pytest.mark.integration
 

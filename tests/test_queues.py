@@ -21,11 +21,12 @@ import httpx
 import psycopg
 import pytest
 
-from app.devkey import DEV_TENANT
-from app.ingest_worker import IngestWorker
-from app.projection import GraphProjector
+from app.ingestion.worker import IngestWorker
+from app.knowledge.projection import GraphProjector
+from app.localdb.stack import Stack, free_port, local_stack
 from app.services import Services, assemble
 from app.settings import PROJECT_ROOT
+from app.tenancy.devkey import DEV_TENANT
 from graph.constraints import ensure_constraints
 from graph.driver import open_graph
 from ingest.submission import DocumentSubmission
@@ -34,7 +35,6 @@ from store.migrations import migrate
 from store.outbox import RetryPolicy
 from store.pool import open_pool
 from store.tenants import Tenant, ensure_tenant
-from tests._stack import Stack, free_port, local_stack
 from tests.graph_helpers import counts, eventually, graphed
 from tests.helpers import rows
 

@@ -6,8 +6,8 @@ import uuid
 
 import numpy as np
 
-from app import ranking
-from app.search_legs import LegResult
+from app.search import ranking
+from app.search.results import LegResult
 from retrieval.request import Leg
 from store.search import ChunkVector
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from app.localdb.stack import Stack
 from ingest.analyzer import analyze
-from tests._stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.helpers import new_collection, rows
 
@@ -84,7 +84,7 @@ def test_sensitive_vectors_differ_from_the_secret(gql: GraphQLClient, stack: Sta
     """The vectors embed only the visible text: compare with an embedding of that text."""
     import numpy as np
 
-    from ingest.minilm import MiniLM
+    from app.models.minilm import MiniLM
 
     name = new_collection(gql)
     gql.data(SCHEMA, c=name)

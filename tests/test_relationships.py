@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.graph_helpers import cypher, eventually, wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection

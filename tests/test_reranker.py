@@ -8,9 +8,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from app.reranker import Reranker, RerankerError
+from app.localdb.stack import Stack
+from app.models.reranker import Reranker, RerankerError
 from app.settings import Settings
-from tests._stack import Stack, running_server
+from schema.serving import running_server
 from tests.fake_reranker import fake_reranker_server, url_of
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection

@@ -7,7 +7,7 @@ import uuid
 import httpx
 import pytest
 
-from tests._stack import Stack
+from app.localdb.stack import Stack
 from tests.graphql_client import GraphQLClient
 from tests.keys import make_key
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from app.communities import detect
-from tests._stack import Stack
+from app.knowledge.communities import detect
+from app.localdb.stack import Stack
 from tests.graph_helpers import eventually, wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection

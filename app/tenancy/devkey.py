@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.auth import create_key
 from app.settings import Settings
+from app.tenancy.auth import create_key
 from store.pool import open_pool
 from store.tenants import tenant_for_key
 

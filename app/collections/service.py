@@ -6,15 +6,16 @@ import asyncio
 import logging
 import unicodedata
 
-from app.embedders import Embedders
 from app.errors import ErrorCode, TrellisError
-from app.projection import GraphProjector
-from graph.collections import GraphCollection, find_collection, upsert_collections
+from app.knowledge.projection import GraphProjector
+from app.models.embedders import Embedders
+from app.models.minilm import MODEL_ID as LOCAL_MODEL
+from graph.collections import GraphCollection as GraphCollection
+from graph.collections import find_collection, upsert_collections
 from graph.driver import GraphStore
-from ingest.minilm import MODEL_ID as LOCAL_MODEL
 from store import collections as rows
 from store import outbox
-from store.collections import Collection
+from store.collections import Collection as Collection
 from store.pool import Pool
 from store.tenants import Tenant
 

@@ -1,27 +1,23 @@
-"""Real local databases and a real uvicorn server for the test session."""
+"""A throwaway local stack: a real Neo4j and PostgreSQL in a folder of their own, for the
+tests and the benchmarks."""
 
 from __future__ import annotations
 
 import shutil
 import socket
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import uvicorn
-
-from app.endpoints import Endpoints
+from app.localdb.endpoints import Endpoints
 from app.localdb.neo4j import LocalNeo4j
 from app.localdb.postgres import LocalPostgres
 from app.settings import PROJECT_ROOT, Settings
-from schema.asgi import create_app
 
 # Inside the checkout so `python -m tests.cleanup` can find stacks a killed run left behind.
-TEST_DATA_ROOT = PROJECT_ROOT / ".data" / "test"
+STACKS_ROOT = PROJECT_ROOT / ".data" / "test"
 
 
 def free_port() -> int:
@@ -49,8 +45,8 @@ class Stack:
 def local_stack(keep_in: Path | None = None, **extra_env: str) -> Iterator[Stack]:
     """Start a fresh Neo4j and PostgreSQL in a temporary folder; stop and delete them after.
     With `keep_in`, the databases live in that folder and stay there for the next run."""
-    TEST_DATA_ROOT.mkdir(parents=True, exist_ok=True)
-    data_dir = keep_in or Path(tempfile.mkdtemp(prefix="stack-", dir=TEST_DATA_ROOT))
+    STACKS_ROOT.mkdir(parents=True, exist_ok=True)
+    data_dir = keep_in or Path(tempfile.mkdtemp(prefix="stack-", dir=STACKS_ROOT))
     data_dir.mkdir(parents=True, exist_ok=True)
     env = {"TRELLIS_DATA_DIR": str(data_dir), "NEO4J_BOLT_PORT": str(free_port()), **extra_env}
     settings = Settings.from_env(env)
@@ -65,26 +61,3 @@ def local_stack(keep_in: Path | None = None, **extra_env: str) -> Iterator[Stack
         postgres.stop()
         if keep_in is None:
             shutil.rmtree(data_dir, ignore_errors=True)
-
-
-@contextmanager
-def running_server(stack: Stack) -> Iterator[str]:
-    """Serve the app with uvicorn in a thread; yields its base URL."""
-    port = free_port()
-    app = create_app(stack.settings, stack.endpoints)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)

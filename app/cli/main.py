@@ -12,15 +12,15 @@ from typing import Any, TypeVar
 
 import click
 
-from app import devkey
-from app.auth import create_key
-from app.devkey import DEV_TENANT
-from app.endpoints import local_neo4j, local_postgres, postgres_url, resolve_endpoints
+from app.cli.ingest import IngestRequest, run_ingest, submit_paths
 from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
-from app.ingest_command import IngestRequest, run_ingest, submit_paths
 from app.localdb.bolt import port_is_free
+from app.localdb.endpoints import local_neo4j, local_postgres, postgres_url, resolve_endpoints
 from app.services import Services, open_services
 from app.settings import PROJECT_ROOT, Settings
+from app.tenancy import devkey
+from app.tenancy.auth import create_key
+from app.tenancy.devkey import DEV_TENANT
 from store.migrations import migrate as apply_migrations
 from store.pool import open_pool
 from store.tenants import ensure_tenant

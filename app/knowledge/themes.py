@@ -14,14 +14,14 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from app.collections import Collections
-from app.communities import Communities, detect
+from app.collections.service import Collections
+from app.knowledge.communities import Communities, detect
 from app.limits import check_range
 from store import knowledge
 from store import themes as rows
 from store.pool import Conn, Pool
 from store.tenants import Tenant
-from store.themes import ThemeRow
+from store.themes import ThemeRow as ThemeRow
 
 log = logging.getLogger(__name__)
 

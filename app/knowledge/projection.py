@@ -17,7 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from app.backend_errors import as_backend_unavailable
-from app.document_graph import DocumentGraphs
+from app.knowledge.document_graph import DocumentGraphs
 from graph.collections import upsert_collections
 from graph.documents import delete_collections
 from graph.driver import GraphStore

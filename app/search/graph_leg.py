@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.ppr import rank_chunks
-from app.relationships import RelationshipPath, path_of
 from graph import entities as lookups
 from graph.driver import GraphStore
-from graph.relationships import Edge, Evidence, edges_between
-from graph.subgraph import Subgraph, entity_chunk_subgraph
+from graph.edges import Edge, Evidence, RelationshipPath, path_of
+from graph.relationships import edges_between
+from graph.subgraph import entity_chunk_subgraph
 from graph.temporal import TimeFilter
+from retrieval.ppr import RankedChunk, Subgraph, rank_chunks
 from retrieval.relation_cues import cue_strength
 from store import mentions
 from store.pool import Pool
@@ -32,28 +32,43 @@ class DiscoveredChunk:
     seed: str
 
 
+@dataclass(frozen=True)
+class GraphQuery:
+    """What the graph leg walks from: the linked seed entities, and chunks that count as
+    seeds too (a document whose title the query quotes)."""
+
+    seeds: list[str]
+    hops: int
+    time: TimeFilter
+    first: int
+    seed_chunks: tuple[str, ...] = ()
+    cues: frozenset[str] = frozenset()  # the query's relation words (retrieval/relation_cues)
+
+
 class GraphDiscovery:
     def __init__(self, graph: GraphStore, pool: Pool) -> None:
         self._graph = graph
         self._pool = pool
 
     async def discover(
-        self,
-        tenant: Tenant,
-        seeds: list[str],
-        hops: int,
-        time: TimeFilter,
-        first: int,
-        seed_chunks: tuple[str, ...] = (),
-        cues: frozenset[str] = frozenset(),
+        self, tenant: Tenant, query: GraphQuery
     ) -> tuple[list[DiscoveredChunk], bool]:
-        """Chunks best first, and whether a bound cut the subgraph short. `cues` are the
-        query's relation words (see retrieval/relation_cues.py)."""
+        """Chunks best first, and whether a bound cut the subgraph short."""
         tenant_id = str(tenant.id)
-        sub = await entity_chunk_subgraph(self._graph, tenant_id, seeds, hops, FANOUT, MAX_EDGES)
-        if cues:
-            await self._weigh_by_cues(tenant, sub, set(seeds), cues)
-        ranked = rank_chunks(sub, [*seeds, *seed_chunks], first)
+        seeds = query.seeds
+        sub = await entity_chunk_subgraph(
+            self._graph, tenant_id, seeds, query.hops, FANOUT, MAX_EDGES
+        )
+        if query.cues:
+            await self._weigh_by_cues(tenant, sub, set(seeds), query.cues)
+        ranked = rank_chunks(sub, [*seeds, *query.seed_chunks], query.first)
+        return await self._with_paths(tenant_id, ranked, query.time), sub.truncated
+
+    async def _with_paths(
+        self, tenant_id: str, ranked: list[RankedChunk], time: TimeFilter
+    ) -> list[DiscoveredChunk]:
+        """Each ranked chunk with the relationship path the walk took to it; a chunk whose
+        path lost an entity meanwhile (a concurrent delete) is left out."""
         entity_paths = [r.path[0:-1:2] for r in ranked]
         via = {pair: chunk for r in ranked for pair, chunk in _links(r.path).items()}
         edges = await edges_between(self._graph, tenant_id, list(via), time)
@@ -67,12 +82,11 @@ class GraphDiscovery:
             evidence = Evidence(documents.get(chunk, ""), chunk, None, None)
             return Edge("CO_OCCURRENCE", a, b, 1.0, [evidence])
 
-        found = [
+        return [
             DiscoveredChunk(r.chunk_id, r.score, built, path[0])
             for r, path in zip(ranked, entity_paths, strict=True)
             if (built := path_of(path, edges, rows, same_chunk)) is not None
         ]
-        return found, sub.truncated
 
     async def _weigh_by_cues(
         self, tenant: Tenant, sub: Subgraph, seeds: set[str], cues: frozenset[str]

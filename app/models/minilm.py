@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
-from ingest._bert import Bert, load_bert
+from app.models._bert import Bert, load_bert
 
 MODEL_ID = "all-MiniLM-L6-v2"
 DIMENSION = 384

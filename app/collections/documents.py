@@ -8,16 +8,18 @@ from typing import Any
 from uuid import UUID
 
 from app import cursors
-from app.collections import Collections
+from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
 from app.ids import uuid_or_not_found
+from app.knowledge.projection import GraphProjector
 from app.limits import check_range
-from app.projection import GraphProjector
 from ingest.records import masked
 from store import collections as collection_rows
 from store import documents, functional, knowledge, outbox, themes
 from store import records as record_rows
-from store.documents import DocumentKey, DocumentRow, SectionRow
+from store.documents import DocumentKey
+from store.documents import DocumentRow as DocumentRow
+from store.documents import SectionRow as SectionRow
 from store.index_writer import IndexWriter
 from store.pool import Pool
 from store.tenants import Tenant

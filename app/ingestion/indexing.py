@@ -10,8 +10,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.embedders import Embedders
 from app.errors import TrellisError
+from app.models.embedders import Embedders
 from graph.documents import document_row
 from ingest.failures import IngestFailure
 from ingest.parsing import ParsedText, parse, parse_text

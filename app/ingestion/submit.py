@@ -8,15 +8,17 @@ import time
 from typing import Any
 from uuid import UUID
 
-from app.collections import Collections
+from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
-from app.ingest_worker import IngestWorker
+from app.ingestion.worker import IngestWorker
 from ingest.failures import IngestFailure
 from ingest.records import FieldSpec, check_schema, validate_record
 from ingest.submission import DocumentSubmission, accept, identity
 from store import jobs
 from store import records as record_rows
-from store.jobs import ItemOutcome, JobSummary, NewItem
+from store.jobs import ItemOutcome as ItemOutcome
+from store.jobs import JobSummary as JobSummary
+from store.jobs import NewItem
 from store.pool import Pool
 from store.records import RecordSchema
 from store.tenants import Tenant

@@ -6,7 +6,7 @@ from typing import Any
 from uuid import UUID
 
 from app import cursors
-from app.collections import Collections
+from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
 from graph import entities as lookups

@@ -1,5 +1,7 @@
 """Personalized PageRank over a bounded entity-chunk graph (the method HippoRAG uses).
 
+`graph.subgraph` fetches the graph from Neo4j; the ranking here is arithmetic only.
+
 Power iteration with numpy on the subgraph only: memory is proportional to the edges
 fetched, never to the whole collection.
 """
@@ -7,16 +9,25 @@ fetched, never to the whole collection.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
-from graph.subgraph import Subgraph
-
 ALPHA = 0.3  # restart probability (0.3 edged out 0.5 and 0.7 on 2Wiki)
 ITERATIONS = 100
 TOLERANCE = 1e-10
+
+
+@dataclass
+class Subgraph:
+    """Weighted entity-chunk edges, and for each reached node the node it was reached from."""
+
+    edges: dict[tuple[str, str], float] = field(default_factory=dict)  # (entity, chunk)
+    parent: dict[str, str] = field(default_factory=dict)
+    chunks: set[str] = field(default_factory=set)
+    truncated: bool = False
+    roots: set[str] = field(default_factory=set)  # the seeds: reached from nothing
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.collections import Collections
+from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
 from retrieval.vocabulary import VocabularyRule
 from store import vocabulary

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from app.collections import Collections
-from app.projection import BATCH, GraphProjector
+from app.collections.service import Collections
+from app.knowledge.projection import BATCH, GraphProjector
 from graph.collections import upsert_collections
 from graph.documents import document_row
 from graph.driver import GraphStore

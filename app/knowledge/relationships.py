@@ -7,20 +7,22 @@ carry it too.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
 
-from app.entities import Entities
 from app.errors import ErrorCode, TrellisError
+from app.knowledge.entities import Entities
 from app.limits import check_range
 from graph import entities as lookups
 from graph.driver import GraphStore
+from graph.edges import Edge as Edge
+from graph.edges import EntityRow, path_of
+from graph.edges import Evidence as Evidence
+from graph.edges import RelationshipPath as RelationshipPath
 from graph.neighborhood import neighborhood
 from graph.paths import find_paths
-from graph.relationships import Edge, edges_between
-from graph.temporal import TimeFilter
+from graph.relationships import edges_between
+from graph.temporal import TimeFilter as TimeFilter
 from graph.timeline import timeline
 from store.tenants import Tenant
 
@@ -28,24 +30,6 @@ MAX_HOPS = 3
 MAX_PATH_HOPS = 6
 MAX_PREDICATES = 50
 
-EntityRow = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class PathStep:
-    source: EntityRow
-    edge: Edge
-    target: EntityRow
-
-
-@dataclass(frozen=True)
-class RelationshipPath:
-    """Entities end to end and the steps between them; one entity and no steps when a
-    search hit mentions a query entity itself."""
-
-    entities: list[EntityRow]
-    steps: list[PathStep]
-    weight: float
 
 
 @dataclass(frozen=True)
@@ -150,27 +134,3 @@ class Relationships:
 
     async def _rows(self, tenant: Tenant, ids: list[str]) -> dict[str, EntityRow]:
         return await lookups.entities_by_id(self._graph, str(tenant.id), ids)
-
-
-def path_of(
-    ids: list[str],
-    edges: dict[frozenset[str], list[Edge]],
-    rows: dict[str, EntityRow],
-    fallback: Callable[[str, str], Edge] | None = None,
-) -> RelationshipPath | None:
-    """The path through `ids`, each step on its strongest edge; `fallback` gives an edge for
-    a pair that has none. None when a step has no edge or an entity is gone (a concurrent
-    delete between the search and this read)."""
-    steps, weight = [], 0.0
-    for a, b in itertools.pairwise(ids):
-        between = edges.get(frozenset((a, b))) or ([fallback(a, b)] if fallback else [])
-        if not between or a not in rows or b not in rows:
-            return None
-        steps.append(PathStep(rows[a], strongest(between), rows[b]))
-        weight += sum(e.weight for e in between)
-    return RelationshipPath([rows[e] for e in ids], steps, weight)
-
-
-def strongest(edges: list[Edge]) -> Edge:
-    """A typed fact says more than a co-occurrence; among facts, the best supported."""
-    return sorted(edges, key=lambda e: (e.kind != "FACT", -e.weight))[0]

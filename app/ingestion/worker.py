@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from app.embedders import Embedders
-from app.indexing import IndexTask, prepare_batch
+from app.ingestion.indexing import IndexTask, prepare_batch
+from app.models.embedders import Embedders
 from store import documents, jobs, outbox
 from store.collections import by_id
 from store.documents import DocumentKey

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.errors import ErrorCode, TrellisError
 from store import tenants
 from store.pool import Pool
-from store.tenants import Tenant
+from store.tenants import Tenant as Tenant
 
 API_KEY_HEADER = "x-api-key"
 _MAX_KEY_LENGTH = 200

@@ -21,8 +21,8 @@ from uuid import UUID
 
 import numpy as np
 
-from app.relationships import RelationshipPath
-from app.search_legs import LegResult
+from app.search.results import LegResult
+from graph.edges import RelationshipPath
 from retrieval.fusion import mmr, normalised, reciprocal_rank_fusion
 from retrieval.request import Leg
 from store.search import ChunkVector

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
-from app._progress import Progress
-from app.devkey import DEV_TENANT
-from app.endpoints import resolve_endpoints
+from app.cli._progress import Progress
 from app.errors import ErrorCode, SettingsError, TrellisError
-from app.ingestion import MAX_BATCH
+from app.ingestion.submit import MAX_BATCH
+from app.localdb.endpoints import resolve_endpoints
 from app.services import Services, open_services
 from app.settings import Settings
+from app.tenancy.devkey import DEV_TENANT
 from ingest.sources import Collected, MissingPath, Skipped, collect, read
 from ingest.submission import DocumentSubmission
 from store.jobs import JobSummary

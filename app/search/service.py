@@ -14,35 +14,31 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 from uuid import UUID
 
 import numpy as np
 from numpy.typing import NDArray
 
-from app import ranking
-from app import search_legs as legs
 from app.backend_errors import as_backend_unavailable
-from app.collections import Collections
-from app.discovery import GraphDiscovery
-from app.embedders import Embedders
+from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
-from app.keyword_index import KeywordIndexes
-from app.limits import check_range
-from app.linking import EntityLinker
-from app.ranking import Candidate
-from app.relationships import RelationshipPath
-from app.reranker import Reranker, RerankerError
-from app.search_input import check_request, scope_of
-from app.search_legs import LegResult, QueryVectors
-from graph.temporal import TimeFilter
-from retrieval.highlights import Highlight, highlights
+from app.models.embedders import Embedders
+from app.models.reranker import Reranker, RerankerError
+from app.search import ranking
+from app.search.checks import check_request, scope_of
+from app.search.graph_leg import GraphDiscovery
+from app.search.keyword_index import KeywordIndexes
+from app.search.legs import LegContext, QueryVectors, SearchLegs
+from app.search.linking import EntityLinker
+from app.search.ranking import Candidate
+from app.search.results import HitDocument, LegResult, SearchHit, SearchOutcome, Span
+from retrieval.highlights import highlights
 from retrieval.request import Leg, Mode, ResultType, SearchRequest
 from store import search as rows
 from store import search_logs
 from store.collections import Collection
 from store.pool import Pool
-from store.scope import Scope
+from store.search import HitPassage
 from store.search_logs import SearchLog
 from store.tenants import Tenant
 
@@ -50,27 +46,6 @@ log = logging.getLogger(__name__)
 
 LEG_TIMEOUT_SECONDS = {Leg.SEMANTIC: 5.0, Leg.KEYWORD: 5.0, Leg.SECTION: 3.0, Leg.GRAPH: 5.0}
 MAX_SPANS_PER_FILE = 3
-
-
-@dataclass
-class SearchHit:
-    chunk_id: UUID
-    score: float
-    methods: list[Leg]
-    row: dict[str, Any]
-    highlights: list[Highlight]
-    path: RelationshipPath | None
-    also: list[dict[str, Any]] = field(default_factory=list)  # FILE: more chunks' rows
-
-
-@dataclass
-class SearchOutcome:
-    query_id: UUID
-    hits: list[SearchHit]
-    degraded: bool
-    missing_legs: list[Leg]
-    timings_ms: dict[str, float]
-    graph_pending: int = 0  # documents in scope indexed but not yet in the graph
 
 
 @dataclass
@@ -96,9 +71,7 @@ class Search:
         self._pool = pool
         self._collections = collections
         self._embedders = embedders
-        self._linker = linker
-        self._discovery = discovery
-        self._keyword_index = keyword_index
+        self._legs = SearchLegs(pool, keyword_index, linker, discovery)
         self._vectors = QueryVectors()
         self._reranker = reranker
 
@@ -124,7 +97,9 @@ class Search:
         scope = scope_of(tenant, target, request.filters)
         embedder = self._embedders.get(target.embedding_model)
         vector_task = asyncio.create_task(self._vectors.embed(embedder, request.query))
-        results, collected = await self._run_legs(tenant, scope, request, vector_task)
+        wanted = max(ranking.CANDIDATES, request.top_k)
+        context = LegContext(tenant, scope, request, vector_task, wanted)
+        results, collected = await self._run_legs(context)
         vector = await _vector_or_none(vector_task)
         started = time.perf_counter()
         collected.candidates = await self._fuse(tenant, request, results, vector)
@@ -134,66 +109,24 @@ class Search:
             collected.graph_pending = await rows.graph_pending(conn, scope)
         return collected
 
-    async def _run_legs(
-        self,
-        tenant: Tenant,
-        scope: Scope,
-        request: SearchRequest,
-        vector_task: asyncio.Task[NDArray[np.float32]],
-    ) -> tuple[dict[Leg, LegResult], _Collected]:
-        active = request.active_legs()
-        runs = [self._timed(leg, tenant, scope, request, vector_task) for leg in active]
+    async def _run_legs(self, context: LegContext) -> tuple[dict[Leg, LegResult], _Collected]:
+        active = context.request.active_legs()
+        runs = [self._timed(leg, context) for leg in active]
         outcomes = await asyncio.gather(*runs, return_exceptions=True)
         collected = _Collected()
         results: dict[Leg, LegResult] = {}
         for leg, outcome in zip(active, outcomes, strict=True):
             if isinstance(outcome, BaseException):
-                _on_failure(leg, outcome, request)
+                _on_failure(leg, outcome, context.request)
                 collected.missing.add(leg)
             else:
                 results[leg], collected.timings[leg.value] = outcome
         return results, collected
 
-    async def _timed(
-        self,
-        leg: Leg,
-        tenant: Tenant,
-        scope: Scope,
-        request: SearchRequest,
-        vector_task: asyncio.Task[NDArray[np.float32]],
-    ) -> tuple[LegResult, float]:
+    async def _timed(self, leg: Leg, context: LegContext) -> tuple[LegResult, float]:
         started = time.perf_counter()
-        run = self._leg(leg, tenant, scope, request, vector_task)
-        result = await asyncio.wait_for(run, LEG_TIMEOUT_SECONDS[leg])
+        result = await asyncio.wait_for(self._legs.run(leg, context), LEG_TIMEOUT_SECONDS[leg])
         return result, (time.perf_counter() - started) * 1000
-
-    async def _leg(
-        self,
-        leg: Leg,
-        tenant: Tenant,
-        scope: Scope,
-        request: SearchRequest,
-        vector_task: asyncio.Task[NDArray[np.float32]],
-    ) -> LegResult:
-        wanted = max(ranking.CANDIDATES, request.top_k)
-        if leg is Leg.SEMANTIC:
-            return await legs.dense(self._pool, scope, await vector_task, wanted)
-        if leg is Leg.KEYWORD:
-            return await legs.keyword(self._pool, self._keyword_index, scope, request.query, wanted)
-        if leg is Leg.SECTION:
-            return await legs.section(self._pool, scope, request.query, wanted)
-        time_filter = TimeFilter.at(request.as_of, None)
-        return await legs.graph(
-            self._pool,
-            self._linker,
-            self._discovery,
-            tenant,
-            scope,
-            request.query,
-            request.hops,
-            time_filter,
-            wanted,
-        )
 
     async def _fuse(
         self,
@@ -221,8 +154,8 @@ class Search:
         assert self._reranker is not None
         head = candidates[: ranking.head_size(request.top_k)]
         async with self._pool.connection() as conn:
-            texts = await rows.hit_rows(conn, tenant.id, [c.chunk_id for c in head])
-        documents = [texts[c.chunk_id]["content"] if c.chunk_id in texts else "" for c in head]
+            texts = await rows.hit_passages(conn, tenant.id, [c.chunk_id for c in head])
+        documents = [texts[c.chunk_id].content if c.chunk_id in texts else "" for c in head]
         try:
             scores = await self._reranker.scores(request.query, documents)
         except RerankerError as error:
@@ -248,7 +181,7 @@ class Search:
     ) -> list[SearchHit]:
         wanted = merged if request.result_type is ResultType.FILE else merged[: request.top_k]
         async with self._pool.connection() as conn:
-            details = await rows.hit_rows(conn, tenant.id, [c.chunk_id for c in wanted])
+            details = await rows.hit_passages(conn, tenant.id, [c.chunk_id for c in wanted])
         hits = [_hit(c, details[c.chunk_id], terms) for c in wanted if c.chunk_id in details]
         if request.result_type is ResultType.FILE:
             hits = _by_file(hits)
@@ -325,40 +258,53 @@ def _merge(lists: list[list[Candidate]]) -> list[Candidate]:
     return sorted(best.values(), key=lambda c: (-c.score, str(c.chunk_id)))
 
 
-def _hit(candidate: Candidate, row: dict[str, Any], terms: set[str]) -> SearchHit:
-    marks = highlights(row["content"], row["char_start"], terms) if terms else []
+def _hit(candidate: Candidate, passage: HitPassage, terms: set[str]) -> SearchHit:
+    marks = highlights(passage.content, passage.char_start, terms) if terms else []
     return SearchHit(
-        candidate.chunk_id, candidate.score, candidate.methods, row, marks, candidate.path
+        chunk_id=candidate.chunk_id,
+        score=candidate.score,
+        methods=candidate.methods,
+        document=_document(passage),
+        section=passage.section_path,
+        spans=_spans(passage),
+        text=passage.content,
+        context=passage.context,
+        highlights=marks,
+        path=candidate.path,
     )
 
 
+def _document(passage: HitPassage) -> HitDocument:
+    return HitDocument(
+        id=passage.document_id,
+        collection_id=passage.collection_id,
+        title=passage.title,
+        external_id=passage.external_id,
+        content_type=passage.content_type,
+        metadata=passage.metadata,
+        source_type=passage.source_type,
+    )
+
+
+def _spans(passage: HitPassage) -> list[Span]:
+    """The chunk's character span and the pages it falls on; a record is one FILE span."""
+    if passage.source_type == "RECORD":
+        return [Span("FILE", 0, 0)]
+    start, end = passage.char_start, passage.char_end
+    pages = [n for n, s, e in passage.pages if s < end and e > start]
+    return [Span("CHARS", start, end)] + ([Span("PAGES", min(pages), max(pages))] if pages else [])
+
+
 def _by_file(hits: list[SearchHit]) -> list[SearchHit]:
-    """One hit per document, its best chunk first, with up to two more of its chunks."""
+    """One hit per document, its best chunk first, with the spans of up to two more of its
+    chunks."""
     files: dict[UUID, SearchHit] = {}
+    chunks: dict[UUID, int] = {}
     for hit in hits:
-        document = hit.row["document_id"]
+        document = hit.document.id
         if document not in files:
-            files[document] = hit
-        elif len(files[document].also) < MAX_SPANS_PER_FILE - 1:
-            files[document].also.append(hit.row)
+            files[document], chunks[document] = hit, 1
+        elif chunks[document] < MAX_SPANS_PER_FILE:
+            files[document].spans.extend(hit.spans)
+            chunks[document] += 1
     return list(files.values())
-
-
-class SearchLogs:
-    def __init__(self, pool: Pool, collections: Collections, max_first: int) -> None:
-        self._pool = pool
-        self._collections = collections
-        self._max_first = max_first
-
-    async def recent(
-        self,
-        tenant: Tenant,
-        collection: str,
-        start: datetime | None,
-        end: datetime | None,
-        first: int,
-    ) -> list[SearchLog]:
-        check_range("first", first, 1, self._max_first)
-        target = await self._collections.get(tenant, collection)
-        async with self._pool.connection() as conn:
-            return await search_logs.recent(conn, tenant.id, target.id, start, end, first)

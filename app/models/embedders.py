@@ -5,12 +5,12 @@ from __future__ import annotations
 import threading
 
 from app.errors import ErrorCode, TrellisError
+from app.models.minilm import DIMENSION as LOCAL_DIMENSION
+from app.models.minilm import MODEL_ID as LOCAL_MODEL
+from app.models.minilm import MiniLM
+from app.models.openai_embeddings import OpenAIEmbeddings
 from app.settings import EmbeddingsSettings
 from ingest.embedder import Embedder
-from ingest.minilm import DIMENSION as LOCAL_DIMENSION
-from ingest.minilm import MODEL_ID as LOCAL_MODEL
-from ingest.minilm import MiniLM
-from ingest.openai_embeddings import OpenAIEmbeddings
 
 
 class Embedders:

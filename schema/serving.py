@@ -1,0 +1,36 @@
+"""Serving the app in a background thread: the tests' and benchmarks' real HTTP server."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+
+from app.localdb.stack import Stack, free_port
+from schema.asgi import create_app
+
+
+@contextmanager
+def running_server(stack: Stack) -> Iterator[str]:
+    """Serve the app with uvicorn in a thread; yields its base URL."""
+    port = free_port()
+    app = create_app(stack.settings, stack.endpoints)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
