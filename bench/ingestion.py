@@ -11,12 +11,11 @@ import argparse
 import asyncio
 import json
 import time
-from pathlib import Path
 
 from app.localdb.stack import local_stack
 from app.models.minilm import MiniLM
 from app.services import Services, assemble
-from app.settings import PROJECT_ROOT
+from bench._shared import shared_file
 from bench._timing import seconds
 from graph.driver import open_graph
 from ingest.analyzer import analyze, clear_cache
@@ -27,11 +26,11 @@ from store.migrations import migrate
 from store.pool import open_pool
 from store.tenants import ensure_tenant
 
-CORPUS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "corpus.json"
+CORPUS = ("2wiki", "corpus.json")
 
 
 def load(limit: int | None) -> list[dict[str, str]]:
-    passages: list[dict[str, str]] = json.loads(Path(CORPUS).read_text())
+    passages: list[dict[str, str]] = json.loads(shared_file(*CORPUS).read_text())
     return passages[:limit] if limit else passages
 
 

@@ -16,16 +16,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.localdb.stack import local_stack
+from app.localdb.stack import local_stack, stack_services
 from app.services import Services
-from app.settings import PROJECT_ROOT
-from bench._services import bench_services
+from bench._shared import shared_file
 from bench.graph import ingest_to_graphed
 from bench.ingestion import load
 from retrieval.request import Leg, Mode, SearchRequest
 from store.tenants import Tenant, ensure_tenant
 
-QUESTIONS = PROJECT_ROOT.parent / "shared" / "bench" / "2wiki" / "questions.jsonl"
+QUESTIONS = ("2wiki", "questions.jsonl")
 COLLECTION = "2wiki"
 RUNS: dict[str, tuple[Mode, tuple[Leg, ...]]] = {
     "KEYWORD": (Mode.KEYWORD, tuple(Leg)),
@@ -37,7 +36,7 @@ RUNS: dict[str, tuple[Mode, tuple[Leg, ...]]] = {
 
 
 def questions(limit: int | None) -> list[dict[str, Any]]:
-    lines = QUESTIONS.read_text().splitlines()
+    lines = shared_file(*QUESTIONS).read_text().splitlines()
     found = [json.loads(line) for line in lines if line.strip()]
     return found[:limit] if limit else found
 
@@ -83,7 +82,7 @@ async def ensure_corpus(services: Services) -> Tenant:
 
 async def run(limit: int | None, keep: Path | None, only: list[str]) -> dict[str, dict[str, float]]:
     with local_stack(keep_in=keep) as stack:
-        async with bench_services(stack) as services:
+        async with stack_services(stack) as services:
             tenant = await ensure_corpus(services)
             items = questions(limit)
             return {

@@ -29,11 +29,10 @@ from uuid import UUID
 import bm25s
 import numpy as np
 
-from app.localdb.stack import local_stack
+from app.localdb.stack import local_stack, stack_services
 from app.search.legs import EF_SEARCH, QueryVectors
 from app.services import Services
 from bench._graph_copies import add_graph
-from bench._services import bench_services
 from bench._sql import COPY_ID, collection_id, count
 from bench._timing import p50_p95
 from bench.quality import COLLECTION, ensure_corpus, questions
@@ -219,7 +218,7 @@ async def keyword_versus_bm25s(
 
 async def figures(keep: Path | None, count: int) -> list[dict[str, Any]]:
     with local_stack(keep_in=keep) as stack:
-        async with bench_services(stack) as services:
+        async with stack_services(stack) as services:
             tenant = await ensure_corpus(services)
             items = [q["question"] for q in questions(count)]
             return [await _one_size(services, tenant, size, items) for size in (0, *SIZES)]

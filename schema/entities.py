@@ -10,7 +10,8 @@ import strawberry
 from app.knowledge.entities import mention_cursor
 from app.knowledge.relationships import TimeFilter
 from schema.context import Info
-from schema.documents import Document, PageInfo
+from schema.documents import Document
+from schema.pagination import PageInfo
 
 
 @strawberry.type(description="A person, organisation, place or other named thing.")

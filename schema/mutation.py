@@ -10,19 +10,12 @@ from ingest.records import FieldSpec
 from ingest.submission import DocumentSubmission
 from retrieval.vocabulary import VocabularyRule as RuleRow
 from schema.context import Info
-from schema.documents import (
-    DeleteResult,
-    DocumentInput,
-    DocumentOutcome,
-    IngestJob,
-    RecordFieldInput,
-    RecordInput,
-    RecordSchema,
-    VocabularyRule,
-    VocabularyRuleInput,
-)
+from schema.documents import DeleteResult, DocumentInput
+from schema.jobs import DocumentOutcome, IngestJob
+from schema.records import RecordFieldInput, RecordInput, RecordSchema
 from schema.themes import Themes
 from schema.types import Collection
+from schema.vocabulary import VocabularyRule, VocabularyRuleInput
 
 WAIT_SECONDS = 120.0
 

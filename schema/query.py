@@ -11,18 +11,14 @@ from app.health import check_backends
 from app.ids import uuid_or_not_found
 from app.knowledge.relationships import TimeFilter
 from schema.context import Info
-from schema.documents import (
-    Document,
-    DocumentConnection,
-    DocumentStatus,
-    IngestJob,
-    VocabularyRule,
-)
+from schema.documents import Document, DocumentConnection, DocumentStatus
 from schema.entities import Entity, EntityMatch
+from schema.jobs import IngestJob
 from schema.relationships import Neighborhood, Paths, Timeline
 from schema.search import SearchInput, SearchLogEntry, SearchResult, SpanContent, SpanInput
 from schema.themes import Themes
 from schema.types import BackendStatus, Collection, Health
+from schema.vocabulary import VocabularyRule
 
 
 @strawberry.type

@@ -10,7 +10,7 @@ import strawberry
 from app.errors import ErrorCode, TrellisError
 from app.ids import uuid_or_not_found
 from schema.context import Info
-from schema.documents import IngestProgress
+from schema.jobs import IngestProgress
 
 MAX_TICKS = 1000
 POLL_SECONDS = 0.2

@@ -34,14 +34,14 @@ def http(base_url: str) -> Iterator[httpx.Client]:
 @pytest.fixture
 def tenant_key(http: httpx.Client, stack: Stack) -> str:
     """A fresh tenant with its own key, so tests never share data."""
-    from tests.keys import make_key
+    from app.localdb.stack import make_key
 
     return make_key(stack, f"tenant-{uuid.uuid4().hex[:10]}")
 
 
 @pytest.fixture(scope="module")
 def tenant_key_module(http: httpx.Client, stack: Stack) -> str:
-    from tests.keys import make_key
+    from app.localdb.stack import make_key
 
     return make_key(stack, f"tenant-{uuid.uuid4().hex[:10]}")
 

@@ -31,7 +31,6 @@ MAX_PATH_HOPS = 6
 MAX_PREDICATES = 50
 
 
-
 @dataclass(frozen=True)
 class NeighborhoodView:
     center: EntityRow

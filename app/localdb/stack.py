@@ -3,18 +3,25 @@ tests and the benchmarks."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import socket
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.localdb.endpoints import Endpoints
 from app.localdb.neo4j import LocalNeo4j
 from app.localdb.postgres import LocalPostgres
+from app.services import Services, assemble
 from app.settings import PROJECT_ROOT, Settings
+from app.tenancy.auth import create_key
+from graph.constraints import ensure_constraints
+from graph.driver import open_graph
+from store.migrations import migrate
+from store.pool import open_pool
 
 # Inside the checkout so `python -m tests.cleanup` can find stacks a killed run left behind.
 STACKS_ROOT = PROJECT_ROOT / ".data" / "test"
@@ -61,3 +68,31 @@ def local_stack(keep_in: Path | None = None, **extra_env: str) -> Iterator[Stack
         postgres.stop()
         if keep_in is None:
             shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def make_key(stack: Stack, tenant: str) -> str:
+    """Mint an API key on the stack's database, as `trellis keys create` does."""
+
+    async def mint() -> str:
+        pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
+        try:
+            return await create_key(pool, tenant)
+        finally:
+            await pool.close()
+
+    return asyncio.run(mint())
+
+
+@asynccontextmanager
+async def stack_services(stack: Stack, timeout: float = 60) -> AsyncIterator[Services]:
+    """The services on a stack's databases, without the server's background loops: a
+    benchmark or a test drives the queues itself."""
+    await migrate(stack.endpoints.postgres_url)
+    pool = await open_pool(stack.endpoints.postgres_url, 8, timeout)
+    graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", timeout)
+    services = assemble(stack.settings, pool, graph)
+    try:
+        await ensure_constraints(graph)
+        yield services
+    finally:
+        await services.close()

@@ -8,11 +8,10 @@ from typing import Any
 import httpx
 import pytest
 
-from app.localdb.stack import Stack
+from app.localdb.stack import Stack, make_key
 from tests.graph_helpers import cypher, eventually, wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection
-from tests.keys import make_key
 
 pytestmark = pytest.mark.integration
 

@@ -181,7 +181,7 @@ def test_too_large_document(http: Any, stack: Stack, tenant_key: str) -> None:
 def test_unknown_or_foreign_collection_is_not_found(
     gql: GraphQLClient, http: Any, stack: Stack
 ) -> None:
-    from tests.keys import make_key
+    from app.localdb.stack import make_key
 
     collection = new_collection(gql)
     other = GraphQLClient(http, make_key(stack, f"other-{uuid.uuid4().hex[:6]}"))

@@ -11,11 +11,10 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from app.localdb.stack import Stack, local_stack
+from app.localdb.stack import Stack, local_stack, make_key
 from schema.serving import running_server
 from tests.graph_helpers import wait_until_graphed
 from tests.graphql_client import GraphQLClient
-from tests.keys import make_key
 
 pytestmark = pytest.mark.integration
 

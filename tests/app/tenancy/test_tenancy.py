@@ -7,9 +7,8 @@ import uuid
 import httpx
 import pytest
 
-from app.localdb.stack import Stack
+from app.localdb.stack import Stack, make_key
 from tests.graphql_client import GraphQLClient
-from tests.keys import make_key
 
 pytestmark = pytest.mark.integration
 

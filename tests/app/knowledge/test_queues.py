@@ -23,17 +23,13 @@ import pytest
 
 from app.ingestion.worker import IngestWorker
 from app.knowledge.projection import GraphProjector
-from app.localdb.stack import Stack, free_port, local_stack
-from app.services import Services, assemble
+from app.localdb.stack import Stack, free_port, local_stack, stack_services
+from app.services import Services
 from app.settings import PROJECT_ROOT
 from app.tenancy.devkey import DEV_TENANT
-from graph.constraints import ensure_constraints
-from graph.driver import open_graph
 from ingest.submission import DocumentSubmission
 from retrieval.request import Mode, SearchRequest
-from store.migrations import migrate
 from store.outbox import RetryPolicy
-from store.pool import open_pool
 from store.tenants import Tenant, ensure_tenant
 from tests.graph_helpers import counts, eventually, graphed
 from tests.helpers import rows
@@ -76,15 +72,8 @@ class Lab:
 
 @asynccontextmanager
 async def lab(stack: Stack) -> AsyncIterator[Lab]:
-    await migrate(stack.endpoints.postgres_url)
-    pool = await open_pool(stack.endpoints.postgres_url, 8, 30)
-    graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 30)
-    services = assemble(stack.settings, pool, graph)
-    try:
-        await ensure_constraints(graph)
+    async with stack_services(stack, 30) as services:
         yield Lab(stack, services)
-    finally:
-        await services.close()
 
 
 def story(i: int) -> str:

@@ -7,12 +7,11 @@ import uuid
 import httpx
 import pytest
 
-from app.localdb.stack import Stack
+from app.localdb.stack import Stack, make_key
 from graph.entities import lucene_query
 from tests.graph_helpers import wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection
-from tests.keys import make_key
 
 pytestmark = pytest.mark.integration
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from app.models.minilm import DIMENSION, MAX_TOKENS, MiniLM, TextTooLong
+from app.settings import PROJECT_ROOT
 
-REFERENCE = Path(__file__).parent / "fixtures" / "minilm_reference.json"
+REFERENCE = PROJECT_ROOT / "tests" / "fixtures" / "minilm_reference.json"
 
 
 @pytest.fixture(scope="module")
