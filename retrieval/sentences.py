@@ -1,0 +1,71 @@
+"""Sentences of a passage with their character offsets, for quoting it word for word.
+
+Boundaries: sentence punctuation (Latin, Hebrew and CJK) followed by a space or the end; a
+blank line; a line that starts a list item or a heading; and a short line that ends without
+punctuation (a heading or a `Field: value` line). A long line that ends without punctuation
+is a wrapped sentence and carries on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SHORT_LINE = 50  # characters; a shorter unpunctuated line ends its sentence
+_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6}\s)")
+_PUNCTUATED = re.compile(r"[.!?。！？:;,]\s*$")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    start: int  # offsets into the passage
+    end: int
+    text: str
+
+
+def sentences(text: str) -> list[Sentence]:
+    found: list[Sentence] = []
+    for start, end in _blocks(text):
+        found.extend(_split(text, start, end))
+    return found
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """Runs of lines that may hold one sentence across their line breaks."""
+    blocks: list[tuple[int, int]] = []
+    start = 0
+    for line in re.finditer(r"[^\n]*(?:\n|$)", text):
+        body = line.group(0).rstrip("\n")
+        if _ITEM.match(body) and line.start() > start:
+            blocks.append((start, line.start()))
+            start = line.start()
+        if not body.strip() or _ends_block(body):
+            blocks.append((start, line.end()))
+            start = line.end()
+    blocks.append((start, len(text)))
+    return [(s, e) for s, e in blocks if text[s:e].strip()]
+
+
+def _ends_block(line: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) < SHORT_LINE and not _PUNCTUATED.search(stripped)
+
+
+def _split(text: str, start: int, end: int) -> list[Sentence]:
+    pieces: list[Sentence] = []
+    cursor = start
+    for boundary in _END.finditer(text, start, end):
+        pieces.extend(_trimmed(text, cursor, boundary.start()))
+        cursor = boundary.end()
+    pieces.extend(_trimmed(text, cursor, end))
+    return pieces
+
+
+def _trimmed(text: str, start: int, end: int) -> list[Sentence]:
+    raw = text[start:end]
+    lead = len(raw) - len(raw.lstrip())
+    body = raw.strip()
+    if not body:
+        return []
+    return [Sentence(start + lead, start + lead + len(body), body)]
