@@ -16,6 +16,9 @@ from neo4j.exceptions import DriverError
 from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
+from app.answers.extractive import ExtractiveComposer
+from app.answers.request import EXTRACTIVE
+from app.answers.service import Answers
 from app.collections.documents import Documents
 from app.collections.service import Collections
 from app.collections.spans import Spans
@@ -68,6 +71,7 @@ class Services:
     search: Search
     spans: Spans
     search_logs: SearchLogs
+    answers: Answers
 
     async def close(self) -> None:
         await self.keyword_index.close()
@@ -139,6 +143,11 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     entities = Entities(pool, graph, collections, settings.graph_max_first)
     discovery = GraphDiscovery(graph, pool)
     keyword_index = KeywordIndexes(pool, settings.keyword_index)
+    linker = EntityLinker(settings.spacy_model)
+    search = Search(
+        pool, collections, embedders, linker, discovery, keyword_index, _reranker(settings)
+    )
+    spans = Spans(pool)
     return Services(
         settings=settings,
         pool=pool,
@@ -156,17 +165,17 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         themes=Themes(pool, collections, settings.graph_max_first),
         discovery=discovery,
         keyword_index=keyword_index,
-        search=Search(
-            pool,
-            collections,
-            embedders,
-            EntityLinker(settings.spacy_model),
-            discovery,
-            keyword_index,
-            _reranker(settings),
-        ),
-        spans=Spans(pool),
+        search=search,
+        spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
+        answers=Answers(
+            search,
+            collections,
+            spans,
+            linker,
+            settings.answers,
+            {EXTRACTIVE: ExtractiveComposer(embedders, linker)},
+        ),
     )
 
 

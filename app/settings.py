@@ -44,6 +44,12 @@ VARIABLES = (
     "TRELLIS_INGEST_BATCH_BYTES",
     "TRELLIS_GRAPH_MAX_ATTEMPTS",
     "TRELLIS_GRAPH_RETRY_SECONDS",
+    "TRELLIS_ANSWER_BUDGET_SECONDS",
+    "TRELLIS_ANSWER_PROMPT_TOKENS",
+    "TRELLIS_ANSWER_SUPPORT_OVERLAP",
+    "TRELLIS_LLM_URL",
+    "TRELLIS_LLM_MODELS",
+    "TRELLIS_LLM_API_KEY",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -105,6 +111,30 @@ class KeywordIndexSettings:
 
 
 @dataclass(frozen=True)
+class LlmSettings:
+    """An OpenAI-compatible chat provider and the models it offers."""
+
+    url: str | None
+    models: tuple[str, ...]
+    api_key: str | None
+
+    @property
+    def configured(self) -> bool:
+        return self.url is not None and self.api_key is not None
+
+
+@dataclass(frozen=True)
+class AnswerSettings:
+    """How long an answer may take, how many tokens of passages an LLM prompt holds, and
+    the share of a claim's content words that must occur in the passages it cites."""
+
+    budget_seconds: float
+    prompt_tokens: int
+    support_overlap: float
+    llm: LlmSettings
+
+
+@dataclass(frozen=True)
 class QueueSettings:
     """How the ingest and graph queues are worked (app/ingestion/worker.py and
     app/knowledge/projection.py).
@@ -135,6 +165,7 @@ class Settings:
     reranker: RerankerSettings
     keyword_index: KeywordIndexSettings
     queues: QueueSettings
+    answers: AnswerSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -163,6 +194,7 @@ class Settings:
                 source.integer("TRELLIS_GRAPH_MAX_ATTEMPTS", 5, 1, 100),
                 source.number("TRELLIS_GRAPH_RETRY_SECONDS", 1.0, 0.0, 3600.0),
             ),
+            answers=_answers(source),
         )
 
 
@@ -193,6 +225,23 @@ def _neo4j(source: _Source) -> Neo4jSettings:
         password=source.optional("NEO4J_PASSWORD"),
         database=source.text("NEO4J_DATABASE", "neo4j"),
         local_bolt_port=source.integer("NEO4J_BOLT_PORT", 7687, 1, 65535),
+    )
+
+
+def _answers(source: _Source) -> AnswerSettings:
+    models = source.text("TRELLIS_LLM_MODELS", "")
+    llm = LlmSettings(
+        url=source.optional("TRELLIS_LLM_URL"),
+        models=tuple(m.strip() for m in models.split(",") if m.strip()),
+        api_key=source.optional("TRELLIS_LLM_API_KEY"),
+    )
+    if llm.url is not None and not llm.models:
+        raise SettingsError("TRELLIS_LLM_MODELS is required when TRELLIS_LLM_URL is set")
+    return AnswerSettings(
+        budget_seconds=source.number("TRELLIS_ANSWER_BUDGET_SECONDS", 45.0, 1.0, 600.0),
+        prompt_tokens=source.integer("TRELLIS_ANSWER_PROMPT_TOKENS", 4000, 200, 200_000),
+        support_overlap=source.number("TRELLIS_ANSWER_SUPPORT_OVERLAP", 0.5, 0.0, 1.0),
+        llm=llm,
     )
 
 

@@ -57,6 +57,17 @@ class Fact:
     valid_from: DateValue | None
 
 
+@dataclass(frozen=True)
+class Named:
+    """Any entity spaCy finds, dates and numbers included: what an answer's type is read
+    from."""
+
+    text: str
+    label: str  # spaCy's label: PERSON, DATE, CARDINAL, ...
+    start: int
+    end: int
+
+
 @dataclass
 class ChunkGraph:
     mentions: list[Mention] = field(default_factory=list)
@@ -89,6 +100,15 @@ class Extractor:
         """For each short text, the type group of an entity covering (nearly) all of it."""
         docs = self._nlp.pipe(texts, batch_size=self._batch_size)
         return [_whole_group(doc) for doc in docs]
+
+    def named(self, texts: list[str]) -> list[list[Named]]:
+        """Every entity of each text (none for a text the model does not cover)."""
+        found: list[list[Named]] = [[] for _ in texts]
+        covered = [i for i, text in enumerate(texts) if is_covered(text)]
+        docs = self._nlp.pipe((texts[i] for i in covered), batch_size=self._batch_size)
+        for index, doc in zip(covered, docs, strict=True):
+            found[index] = [Named(e.text, e.label_, e.start_char, e.end_char) for e in doc.ents]
+        return found
 
     def mentions(self, text: str) -> list[Mention]:
         """Named entities of a short text (a query), no facts."""

@@ -6,9 +6,11 @@ from uuid import UUID
 
 import strawberry
 
+from app.answers.request import ClaimPolicy
 from ingest.records import FieldSpec
 from ingest.submission import DocumentSubmission
 from retrieval.vocabulary import VocabularyRule as RuleRow
+from schema.answers import AnswerClaimPolicy
 from schema.context import Info
 from schema.documents import DeleteResult, DocumentInput
 from schema.jobs import DocumentOutcome, IngestJob
@@ -35,6 +37,18 @@ class Mutation:
         tenant = await info.context.tenant()
         created = await info.context.services.collections.create(tenant, name, embedding_model)
         return Collection(row=created)
+
+    @strawberry.mutation(description="What answers over a collection do with an unsupported claim.")
+    async def set_answer_policy(
+        self,
+        info: Info,
+        collection: str,
+        claim_policy: AnswerClaimPolicy,  # type: ignore[valid-type]
+    ) -> Collection:
+        tenant = await info.context.tenant()
+        collections = info.context.services.collections
+        policy = ClaimPolicy(claim_policy).value
+        return Collection(row=await collections.set_answer_policy(tenant, collection, policy))
 
     @strawberry.mutation(description="Recompute a collection's themes now, and return them.")
     async def refresh_themes(self, info: Info, collection: str, first: int = 10) -> Themes:

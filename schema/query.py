@@ -10,6 +10,7 @@ import strawberry
 from app.health import check_backends
 from app.ids import uuid_or_not_found
 from app.knowledge.relationships import TimeFilter
+from schema.answers import Answer, AnswerInput, AnswerModelInfo
 from schema.context import Info
 from schema.documents import Document, DocumentConnection, DocumentStatus
 from schema.entities import Entity, EntityMatch
@@ -171,6 +172,16 @@ class Query:
         tenant = await info.context.tenant()
         outcome = await info.context.services.search.search(tenant, input.to_request())
         return SearchResult.of(outcome)
+
+    @strawberry.field(description="A grounded, cited answer, checked against its passages.")
+    async def answer(self, info: Info, input: AnswerInput) -> Answer:
+        tenant = await info.context.tenant()
+        return Answer.of(await info.context.services.answers.answer(tenant, input.to_request()))
+
+    @strawberry.field(description="The composers an answer can use; `extractive` needs no LLM.")
+    async def answer_models(self, info: Info) -> list[AnswerModelInfo]:
+        await info.context.tenant()
+        return [AnswerModelInfo.of(m) for m in info.context.services.answers.models()]
 
     @strawberry.field(description="The text of up to 50 spans, as search hits give them.")
     async def read_spans(self, info: Info, spans: list[SpanInput]) -> list[SpanContent]:

@@ -9,6 +9,7 @@ import strawberry
 
 from app.errors import ErrorCode, TrellisError
 from app.ids import uuid_or_not_found
+from schema.answers import AnswerEvent, AnswerInput, event_of
 from schema.context import Info
 from schema.jobs import IngestProgress
 
@@ -31,6 +32,18 @@ class Subscription:
         for tick in range(1, count + 1):
             yield tick
             await asyncio.sleep(interval_ms / 1000)
+
+    @strawberry.subscription(
+        description="An answer as it is written: AnswerSources, then AnswerDelta events (verified"
+        " text), an AnswerClaim for each claim caveated or removed, and AnswerDone last."
+    )
+    async def answer_stream(
+        self, info: Info, input: AnswerInput
+    ) -> AsyncGenerator[AnswerEvent, None]:
+        tenant = await info.context.tenant()
+        request = input.to_request()
+        async for event in info.context.services.answers.stream(tenant, request):
+            yield event_of(event, request.sources)
 
     @strawberry.subscription(description="Progress of an ingest job, ending with a final event.")
     async def ingest_progress(

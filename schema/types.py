@@ -50,6 +50,10 @@ class Collection:
     def embedding_profile(self) -> EmbeddingProfile:
         return EmbeddingProfile(model=self.row.embedding_model, dimension=self.row.embedding_dim)
 
+    @strawberry.field(description="REMOVE, CAVEAT or ABSTAIN: see setAnswerPolicy.")
+    def answer_policy(self) -> str:
+        return self.row.answer_policy
+
     @strawberry.field(description="Read from Neo4j; null until the graph has caught up.")
     async def graph(self, info: Info) -> GraphProjection | None:
         node = await info.context.services.collections.graph_view(self.row)

@@ -11,7 +11,7 @@ from psycopg.rows import class_row
 
 from store.pool import Conn
 
-_COLUMNS = "id, tenant_id, name, embedding_model, embedding_dim, created_at"
+_COLUMNS = "id, tenant_id, name, embedding_model, embedding_dim, created_at, answer_policy"
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,7 @@ class Collection:
     embedding_model: str
     embedding_dim: int
     created_at: datetime
+    answer_policy: str = "REMOVE"  # REMOVE, CAVEAT or ABSTAIN
 
 
 class DuplicateCollection(Exception):
@@ -74,4 +75,11 @@ async def delete(conn: Conn, tenant_id: UUID, collection_id: UUID) -> None:
     """Everything in the collection goes with it, by cascade, in this transaction."""
     await conn.execute(
         "DELETE FROM collections WHERE tenant_id = %s AND id = %s", (tenant_id, collection_id)
+    )
+
+
+async def set_answer_policy(conn: Conn, tenant_id: UUID, collection_id: UUID, policy: str) -> None:
+    await conn.execute(
+        "UPDATE collections SET answer_policy = %s WHERE tenant_id = %s AND id = %s",
+        (policy, tenant_id, collection_id),
     )

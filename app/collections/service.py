@@ -73,6 +73,13 @@ class Collections:
             raise TrellisError(ErrorCode.NOT_FOUND, f"no collection named {name!r}")
         return found
 
+    async def set_answer_policy(self, tenant: Tenant, name: str, policy: str) -> Collection:
+        """What answers over this collection do with an unsupported claim."""
+        target = await self.get(tenant, name)
+        async with self._pool.connection() as conn:
+            await rows.set_answer_policy(conn, tenant.id, target.id, policy)
+        return await self.get(tenant, name)
+
     async def graph_view(self, collection: Collection) -> GraphCollection | None:
         return await find_collection(self._graph, str(collection.tenant_id), str(collection.id))
 

@@ -48,10 +48,11 @@ class EntityLinker:
 
     def _keys(self, query: str) -> set[str]:
         inside = parenthesised(query)
-        named = {normalise(m.text) for m in self._get().mentions(query) if not inside[m.start]}
+        named = {normalise(m.text) for m in self.extractor().mentions(query) if not inside[m.start]}
         return {k for k in named | name_candidates(query) if k}
 
-    def _get(self) -> Extractor:
+    def extractor(self) -> Extractor:
+        """The pipeline, loaded on first use; answers read entity types with it too."""
         with self._lock:
             if self._extractor is None:
                 self._extractor = Extractor(self._model)

@@ -1,0 +1,180 @@
+"""Sentences of the retrieved passages as evidence: each with its span in its document, its
+terms, its entities, and how well it answers the question.
+
+A sentence scores by the question's content terms it holds (weighted by how rare each is
+among the retrieved sentences; a term only its document's title or section holds counts
+half: "Incident commander: Priya Natarajan." answers for the report titled INC-2041), by its
+dense similarity to the question, and by whether it holds a value of the type the question
+asks for. Arithmetic only: the composer supplies
+vectors and entities.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from app.answers.question import LABELS, AnswerType, Question
+from app.answers.results import QuoteSpan, Source
+from ingest.analyzer import analyze
+from ingest.dates import parse_date
+from ingest.extraction import Named
+from retrieval.sentences import Sentence, sentences
+
+MIN_TERMS = 2  # a sentence with fewer content terms is a label, not evidence
+DENSE_WEIGHT = 0.5
+TYPE_WEIGHT = 0.3
+HEADING_SHARE = 0.5  # what a question term found only in the title or section counts
+RANK_WEIGHT = 0.05
+NUMBER_WINDOW = 20  # characters each side of a number read for the question's terms
+# A number and its unit: a Latin or Hebrew word after it, or one CJK character (25日).
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9.\-])\d+(?:[.,]\d+)*(?:\s?[A-Za-z\u0590-\u05ff]{1,12}|[\u3040-\u30ff\u4e00-\u9fff])?"
+)
+_DATE = re.compile(
+    r"\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2}|\d{1,2}\s?\S{2,12}\s\d{4}|\b\d{4}\b"
+)
+_HEADING = re.compile(r"^#")
+
+
+@dataclass(frozen=True)
+class Value:
+    """A typed value inside a sentence: offsets into the sentence's text."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass
+class Evidence:
+    source: Source
+    rank: int  # the source's place in retrieval order, from 0
+    sentence: Sentence  # offsets into the hit's text
+    offset: int  # where the hit's text starts in its document
+    terms: frozenset[str]
+    heading: frozenset[str]  # terms of the document's title and the section
+    named: list[Named] = field(default_factory=list)  # offsets into the sentence
+    score: float = 0.0
+    overlap: float = 0.0  # the question's weighted terms held, headings counting half
+    own: float = 0.0  # held by the sentence itself
+
+    @property
+    def text(self) -> str:
+        return self.sentence.text
+
+    @property
+    def span(self) -> QuoteSpan:
+        start = self.offset + self.sentence.start
+        end = self.offset + self.sentence.end
+        return QuoteSpan(self.source.hit.document.id, "CHARS", start, end)
+
+
+def gather(sources: list[Source]) -> list[Evidence]:
+    found: list[Evidence] = []
+    for rank, source in enumerate(sources):
+        hit = source.hit
+        offset = next((s.start for s in hit.spans if s.unit == "CHARS"), 0)
+        heading = frozenset(analyze(f"{hit.document.title} {hit.section or ''}"))
+        for sentence in sentences(hit.text):
+            terms = frozenset(analyze(sentence.text))
+            if len(terms) >= MIN_TERMS and not _HEADING.match(sentence.text):
+                found.append(Evidence(source, rank, sentence, offset, terms, heading))
+    return found
+
+
+def weights(question: Question, pool: list[Evidence]) -> dict[str, float]:
+    """Each content term of the question by its rarity among the retrieved sentences."""
+    n = len(pool)
+    return {
+        t: math.log(1 + (n + 1) / (1 + sum(t in e.terms for e in pool))) for t in question.terms
+    }
+
+
+def overlap(
+    terms: frozenset[str], weight: dict[str, float], heading: frozenset[str] = frozenset()
+) -> float:
+    total = sum(weight.values())
+    held = sum(
+        w if t in terms else HEADING_SHARE * w for t, w in weight.items() if t in terms | heading
+    )
+    return held / total if total else 0.0
+
+
+def score(pool: list[Evidence], question: Question, dense: list[float]) -> None:
+    """Score every sentence in place; `dense` is each one's cosine to the question."""
+    weight = weights(question, pool)
+    for evidence, similarity in zip(pool, dense, strict=True):
+        evidence.own = overlap(evidence.terms, weight)
+        evidence.overlap = overlap(evidence.terms, weight, evidence.heading)
+        typed = bool(values(evidence, question, question.answer_type))
+        evidence.score = (
+            evidence.overlap
+            + DENSE_WEIGHT * similarity
+            + TYPE_WEIGHT * typed
+            + RANK_WEIGHT / (1 + evidence.rank)
+        )
+
+
+def values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[Value]:
+    """Values of the wanted type in the sentence that the question does not itself name,
+    best first."""
+    if wanted is AnswerType.NUMBER:
+        return _numbers(evidence, question)
+    if wanted is AnswerType.DATE:
+        return _dates(evidence, question)
+    labels = LABELS.get(wanted)
+    if labels is None:
+        return []
+    asked = question.text.casefold()
+    return [
+        Value(n.text, n.start, n.end)
+        for n in evidence.named
+        if n.label in labels and n.text.casefold() not in asked
+    ]
+
+
+def _numbers(evidence: Evidence, question: Question) -> list[Value]:
+    text = evidence.text
+    asked = set(re.findall(r"\d+", question.text))
+    found = [
+        Value(m.group().strip(), m.start(), m.end())
+        for m in _NUMBER.finditer(text)
+        if not set(re.findall(r"\d+", m.group())) & asked
+    ]
+    wanted = set(question.terms)
+
+    def near(value: Value) -> int:
+        window = text[max(0, value.start - NUMBER_WINDOW) : value.end + NUMBER_WINDOW]
+        return len(wanted & set(analyze(window)))
+
+    def counts_the_unit(value: Value) -> bool:
+        unit = value.text.lstrip("0123456789.,").strip()
+        return question.unit is not None and question.unit in analyze(unit)
+
+    ranked = sorted(found, key=lambda v: (not counts_the_unit(v), -near(v)))
+    return [v for v in ranked if near(v) > 0 or counts_the_unit(v)]
+
+
+def _is_when(named: Named) -> bool:
+    """A point in time: a date that names its year, or a time of day (not "30 days")."""
+    if named.label == "TIME":
+        return bool(re.search(r"\d", named.text))
+    return named.label == "DATE" and parse_date(named.text) is not None
+
+
+def _dates(evidence: Evidence, question: Question) -> list[Value]:
+    asked = question.text.casefold()
+    named = [
+        Value(n.text, n.start, n.end)
+        for n in evidence.named
+        if _is_when(n) and n.text.casefold() not in asked
+    ]
+    if named:
+        return named
+    return [
+        Value(m.group(), m.start(), m.end())
+        for m in _DATE.finditer(evidence.text)
+        if m.group().casefold() not in asked
+    ]

@@ -1,0 +1,275 @@
+"""The extractive composer: an answer built only of verbatim sentences of the passages, with
+no LLM. Deterministic: the same passages and question give the same answer.
+
+1. The passages' sentences are scored against the question (app/answers/evidence.py).
+2. A comparison ("which came first, A or B?") finds a date or number for each side and
+   compares them; each side's sentence is cited.
+3. Otherwise the best sentence answers. When it lacks a value of the type asked for, or the
+   question asks about something it does not mention, the composer follows a bridge: an
+   entity the sentence names, in another document whose sentence holds the rest (X's
+   passage names the director; the director's passage holds the date).
+4. A sentence near the answer stating an exception, or another value of the same kind as
+   the answer in an equally relevant sentence, goes to `otherSide`; the answer is then not
+   settled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+
+import numpy as np
+
+from app.answers import labels
+from app.answers.composer import ComposeContext
+from app.answers.evidence import Evidence, Value, gather, score, values
+from app.answers.question import AnswerType, Comparison, Prefer
+from app.answers.results import Claim, Draft, Quote
+from app.models.embedders import Embedders
+from app.search.linking import EntityLinker
+from ingest.dates import parse_date
+
+FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similarity is high
+DENSE_FLOOR = (0.25, 0.55)  # overlap and similarity that pass together
+CONTEXT_QUOTES = 2
+EXCEPTION_SHARE = 0.5  # of the answer's question terms an exception must hold too
+BRIDGE_LABELS = frozenset(
+    {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "NORP", "LAW"}
+)
+_EXCEPTION = re.compile(
+    r"\b(unless|except|however|but|not|no longer|never)\b"
+    r"|אלא אם|למעט|אך |אינו|אינה|ただし|除き|ない",
+    re.I,
+)
+_QUOTES = {"ja": ("「", "」")}
+
+
+class ExtractiveComposer:
+    def __init__(self, embedders: Embedders, linker: EntityLinker) -> None:
+        self._embedders = embedders
+        self._linker = linker
+
+    async def compose(self, context: ComposeContext) -> AsyncIterator[Claim | Draft]:
+        draft = await self.draft(context)
+        for claim in draft.claims:
+            yield claim
+        yield draft
+
+    async def draft(self, context: ComposeContext) -> Draft:
+        pool = gather(context.sources)
+        if not pool:
+            return Draft(abstain_reason="NO_CONTEXT")
+        dense = await self._similarities(context, pool)
+        named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in pool])
+        for evidence, found in zip(pool, named, strict=True):
+            evidence.named = found
+        score(pool, context.question, dense)
+        ranked = sorted(pool, key=lambda e: -e.score)
+        comparison = context.question.comparison is not None
+        if not comparison and not _passes_floor(ranked[0], dense[pool.index(ranked[0])]):
+            return Draft(abstain_reason="NO_CONTEXT")
+        draft = _Composition(context, ranked).draft()
+        return draft if draft.claims else Draft(abstain_reason="NO_CONTEXT", gaps=draft.gaps)
+
+    async def _similarities(self, context: ComposeContext, pool: list[Evidence]) -> list[float]:
+        embedder = self._embedders.get(context.embedding_model)
+        texts = [context.question.text, *(e.text for e in pool)]
+        vectors = await asyncio.to_thread(embedder.embed, texts, True)
+        return [float(v) for v in np.asarray(vectors[1:]) @ np.asarray(vectors[0])]
+
+
+def _passes_floor(best: Evidence, similarity: float) -> bool:
+    low_overlap, high_similarity = DENSE_FLOOR
+    return best.overlap >= FLOOR or (best.overlap >= low_overlap and similarity >= high_similarity)
+
+
+class _Composition:
+    """One draft from ranked evidence."""
+
+    def __init__(self, context: ComposeContext, ranked: list[Evidence]) -> None:
+        self.context = context
+        self.question = context.question
+        self.ranked = ranked
+        self.draft_ = Draft()
+
+    def draft(self) -> Draft:
+        comparison = self.question.comparison
+        chain = self._compare(comparison) if comparison else self._direct()
+        used = [e for e, _ in chain]
+        self.draft_.support = [_quote(e) for e in used]
+        self.draft_.claims = self._claims(chain)
+        self.draft_.context = [_quote(e) for e in self._context(used)]
+        self.draft_.other_side = [_quote(e) for e in self._other_side(chain)]
+        if self.draft_.other_side:
+            self.draft_.settled = False
+        return self.draft_
+
+    def _direct(self) -> list[tuple[Evidence, Value | None]]:
+        best = self.ranked[0]
+        wanted = self.question.answer_type
+        found = values(best, self.question, wanted)
+        hop = self._hop(best, wanted, bool(found))
+        if hop is not None:
+            return [(best, None), hop]
+        if wanted not in (AnswerType.ANY, AnswerType.YES_NO) and not found:
+            self._gap(labels.gap(self.context.language, wanted))
+        return [(best, found[0] if found else None)]
+
+    def _hop(
+        self, first: Evidence, wanted: AnswerType, has_value: bool
+    ) -> tuple[Evidence, Value | None] | None:
+        """The best sentence of another document that names an entity of `first` and holds
+        what `first` lacks: the value asked for, or the question's remaining terms."""
+        missing = {t for t in self.question.terms if t not in first.terms}
+        if has_value and not missing:
+            return None
+        bridges = [n.text.casefold() for n in first.named if n.label in BRIDGE_LABELS]
+        bridges = [b for b in bridges if b not in self.question.text.casefold()]
+        options = [
+            option
+            for other in self.ranked[1:]
+            if (option := self._hop_option(first, other, bridges, missing, has_value))
+        ]
+        if not options:
+            return None
+        _, _, chosen, value = max(options, key=lambda o: (o[0], o[1]))
+        return chosen, value
+
+    def _hop_option(
+        self,
+        first: Evidence,
+        other: Evidence,
+        bridges: list[str],
+        missing: set[str],
+        has_value: bool,
+    ) -> tuple[int, float, Evidence, Value | None] | None:
+        wanted = self.question.answer_type
+        if other.source.hit.document.id == first.source.hit.document.id:
+            return None
+        if not _mentions_any(other, bridges):
+            return None
+        found = [
+            v for v in values(other, self.question, wanted) if v.text.casefold() not in bridges
+        ]
+        covers = len(missing & other.terms)
+        typed = wanted not in (AnswerType.ANY, AnswerType.YES_NO)
+        if (typed and not found) or ((has_value or not typed) and covers == 0):
+            return None
+        return covers, other.score, other, found[0] if found else None
+
+    def _compare(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
+        found = [self._side(side, comparison.value) for side in comparison.sides]
+        for side, pair in zip(comparison.sides, found, strict=True):
+            if pair is None:
+                self._gap(labels.side_gap(self.context.language, side))
+        present = [p for p in found if p is not None]
+        if len(present) == 2:
+            self.draft_.short_answer = _winner(comparison, found)
+        return present
+
+    def _side(self, side: str, wanted: AnswerType) -> tuple[Evidence, Value | None] | None:
+        """The best sentence with a value for `side`: one that names the side itself first,
+        else one of a passage about it (naming it in its text, section or title)."""
+        key = side.casefold()
+        about = [e for e in self.ranked if key in _about(e)]
+        about.sort(key=lambda e: key not in e.text.casefold())  # stable: score order kept
+        for evidence in about:
+            found = values(evidence, self.question, wanted)
+            if found and _parsed(found[0], wanted) is not None:
+                return evidence, found[0]
+        return None
+
+    def _claims(self, chain: list[tuple[Evidence, Value | None]]) -> list[Claim]:
+        claims = []
+        short = self.draft_.short_answer
+        if short is None and chain and chain[-1][1] is not None:
+            short = self.draft_.short_answer = chain[-1][1].text
+        for index, (evidence, _) in enumerate(chain):
+            lead = f"{short} — " if short and index == 0 else ""
+            text = f"{lead}{_quoted(evidence.text, self.context.language)} {evidence.source.marker}"
+            claims.append(Claim(text, (evidence.source.ref,)))
+        return claims
+
+    def _context(self, used: list[Evidence]) -> list[Evidence]:
+        seen = {(e.source.ref, e.sentence.start) for e in used}
+        others = [e for e in self.ranked if (e.source.ref, e.sentence.start) not in seen]
+        return [e for e in others if e.overlap > 0][:CONTEXT_QUOTES]
+
+    def _other_side(self, chain: list[tuple[Evidence, Value | None]]) -> list[Evidence]:
+        """Exceptions stated next to the answer, and rival values of the answer's kind in
+        sentences as relevant as the answer's."""
+        if not chain:
+            return []
+        answer, value = chain[-1]
+        found = [
+            e
+            for e in self.ranked
+            if _near(e, answer)
+            and _EXCEPTION.search(e.text)
+            and e.own > 0
+            and e.own >= EXCEPTION_SHARE * answer.own
+        ]
+        if value is not None and self.question.comparison is None:
+            found += self._rivals(answer, value)
+        return list({(e.source.ref, e.sentence.start): e for e in found}.values())
+
+    def _rivals(self, answer: Evidence, value: Value) -> list[Evidence]:
+        wanted = self.question.answer_type
+        rivals = []
+        for other in self.ranked:
+            if other is answer or other.overlap < answer.overlap:
+                continue
+            texts = {v.text.casefold() for v in values(other, self.question, wanted)}
+            if texts and value.text.casefold() not in texts:
+                rivals.append(other)
+        return rivals
+
+    def _gap(self, text: str) -> None:
+        self.draft_.gaps.append(text)
+        self.draft_.settled = False
+
+
+def _winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]) -> str:
+    parsed = [_parsed(p[1], comparison.value) if p and p[1] else None for p in found]
+    a, b = parsed
+    assert a is not None and b is not None
+    first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
+    return comparison.sides[0] if first_wins else comparison.sides[1]
+
+
+def _parsed(value: Value, wanted: AnswerType) -> float | None:
+    """A comparable number: a date as YYYYMMDD (missing parts 0)."""
+    if wanted is AnswerType.DATE:
+        date = parse_date(value.text)
+        if date is None:
+            return None
+        parts = [int(p) for p in date.iso.split("-")] + [0, 0]
+        return float(parts[0] * 10_000 + parts[1] * 100 + parts[2])
+    digits = re.search(r"\d+(?:[.,]\d+)*", value.text)
+    return float(digits.group().replace(",", "")) if digits else None
+
+
+def _about(evidence: Evidence) -> str:
+    hit = evidence.source.hit
+    return f"{hit.text}\n{hit.section or ''}\n{hit.document.title}".casefold()
+
+
+def _mentions_any(evidence: Evidence, names: list[str]) -> bool:
+    text = evidence.text.casefold()
+    title = evidence.source.hit.document.title.casefold()
+    return any(n in text or n == title for n in names)
+
+
+def _near(evidence: Evidence, answer: Evidence) -> bool:
+    same = evidence.source.ref == answer.source.ref and evidence is not answer
+    return same and abs(evidence.sentence.start - answer.sentence.end) < 400
+
+
+def _quote(evidence: Evidence) -> Quote:
+    return Quote(evidence.source.ref, evidence.text, evidence.span)
+
+
+def _quoted(text: str, language: str) -> str:
+    opening, closing = _QUOTES.get(language, ("“", "”"))
+    return f"{opening}{' '.join(text.split())}{closing}"

@@ -1,0 +1,47 @@
+"""What an answer asks for, once validated: the question, the conversation, the sources
+shown, the composer, and the search it runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from retrieval.request import SearchRequest
+
+EXTRACTIVE = "extractive"  # the local composer: no LLM, deterministic
+
+
+class Role(StrEnum):
+    USER = "USER"
+    ASSISTANT = "ASSISTANT"
+
+
+class SourcesMode(StrEnum):
+    ALL = "ALL"  # the cited sources first, then the others retrieved
+    CITED = "CITED"
+    NONE = "NONE"  # no sources, and an answer without markers
+
+
+class ClaimPolicy(StrEnum):
+    REMOVE = "REMOVE"
+    CAVEAT = "CAVEAT"
+    ABSTAIN = "ABSTAIN"
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    search: SearchRequest  # collections, query, mode, filters, graph and topK of the answer
+    history: tuple[Message, ...] = ()
+    sources: SourcesMode = SourcesMode.ALL
+    model: str | None = None
+    language: str | None = None
+
+    @property
+    def query(self) -> str:
+        return self.search.query

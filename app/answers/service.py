@@ -1,0 +1,213 @@
+"""Answers: search, compose, verify, and stream the answer claim by claim.
+
+The stream yields the sources before any text, then verified text in order, then an event
+for each claim caveated or removed, then the whole answer. Under ABSTAIN the text waits
+until every claim is checked, so an unsupported claim never reaches the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, replace
+
+from app.answers.assembly import AnswerParts, assemble
+from app.answers.checks import check_request
+from app.answers.composer import ComposeContext, Composer
+from app.answers.conversation import standalone
+from app.answers.language import Language, language_of
+from app.answers.question import read_question
+from app.answers.quotes import verify_quotes
+from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy
+from app.answers.results import (
+    Answer,
+    AnswerDelta,
+    AnswerDone,
+    AnswerEvent,
+    AnswerSources,
+    Claim,
+    ClaimStatus,
+    Draft,
+    Source,
+)
+from app.answers.verification import apply_policy, check_claim
+from app.collections.service import Collection, Collections
+from app.collections.spans import Spans
+from app.errors import ErrorCode, TrellisError
+from app.search.linking import EntityLinker
+from app.search.service import Search
+from app.settings import AnswerSettings
+from app.tenancy.auth import Tenant
+
+STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
+
+
+@dataclass(frozen=True)
+class AnswerModel:
+    name: str
+    provider: str  # LOCAL or OPENAI_COMPATIBLE
+    default: bool
+
+
+@dataclass
+class _Run:
+    """One answer in progress."""
+
+    request: AnswerRequest
+    language: Language
+    policy: ClaimPolicy
+    started: float = field(default_factory=time.perf_counter)
+    sources: list[Source] = field(default_factory=list)
+    query_used: str = ""
+    degraded: bool = False
+    missing_legs: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    first_delta: float | None = None
+
+
+class Answers:
+    def __init__(
+        self,
+        search: Search,
+        collections: Collections,
+        spans: Spans,
+        linker: EntityLinker,
+        settings: AnswerSettings,
+        composers: dict[str, Composer],
+    ) -> None:
+        self._search = search
+        self._collections = collections
+        self._spans = spans
+        self._linker = linker
+        self._settings = settings
+        self._composers = composers
+
+    def models(self) -> list[AnswerModel]:
+        llm = [AnswerModel(m, "OPENAI_COMPATIBLE", False) for m in self._settings.llm.models]
+        return [AnswerModel(EXTRACTIVE, "LOCAL", True), *llm]
+
+    async def answer(self, tenant: Tenant, request: AnswerRequest) -> Answer:
+        """The whole answer, within the answer budget."""
+        try:
+            async with asyncio.timeout(self._settings.budget_seconds):
+                async for event in self.stream(tenant, request):
+                    if isinstance(event, AnswerDone):
+                        return event.answer
+        except TimeoutError:
+            raise TrellisError(
+                ErrorCode.ANSWER_TIMEOUT,
+                f"the answer took longer than {self._settings.budget_seconds:g} s",
+            ) from None
+        raise TrellisError(ErrorCode.INTERNAL_ERROR, "the answer ended without a result")
+
+    async def stream(self, tenant: Tenant, request: AnswerRequest) -> AsyncIterator[AnswerEvent]:
+        check_request(request)
+        composer = self._composer(request.model)
+        targets = [await self._collections.get(tenant, n) for n in request.search.collections]
+        run = _Run(request, language_of(request.query, request.language), _policy(targets))
+        yield await self._retrieve(tenant, run)
+        context = self._context(run, targets)
+        draft = Draft(abstain_reason="NO_CONTEXT")
+        async for item in composer.compose(context) if run.sources else _nothing():
+            if isinstance(item, Draft):
+                draft = item
+                continue
+            async for event in self._release(run, item):
+                yield event
+        for event in await self._finish(tenant, run, draft):
+            yield event
+
+    def _composer(self, model: str | None) -> Composer:
+        name = model or EXTRACTIVE
+        if name != EXTRACTIVE and not self._settings.llm.configured:
+            raise TrellisError(
+                ErrorCode.PROVIDER_NOT_CONFIGURED,
+                f"model {name!r} needs an LLM provider: set TRELLIS_LLM_URL and"
+                " TRELLIS_LLM_API_KEY",
+                field="model",
+            )
+        if name not in self._composers or name not in {m.name for m in self.models()}:
+            known = ", ".join(m.name for m in self.models())
+            raise TrellisError(
+                ErrorCode.BAD_USER_INPUT,
+                f"unknown model {name!r}; use one of {known}",
+                field="model",
+            )
+        return self._composers[name]
+
+    async def _retrieve(self, tenant: Tenant, run: _Run) -> AnswerSources:
+        history = run.request.history
+        extractor = self._linker.extractor
+        run.query_used = await asyncio.to_thread(
+            lambda: standalone(run.request.query, history, extractor())
+        )
+        search = replace(run.request.search, query=run.query_used)
+        outcome = await self._search.search(tenant, search)
+        run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(outcome.hits)]
+        run.degraded = outcome.degraded
+        run.missing_legs = [leg.value for leg in outcome.missing_legs]
+        return AnswerSources(run.sources, run.query_used, run.degraded, run.missing_legs)
+
+    def _context(self, run: _Run, targets: list[Collection]) -> ComposeContext:
+        return ComposeContext(
+            question=read_question(run.query_used),
+            sources=run.sources,
+            language=run.language.code,
+            embedding_model=targets[0].embedding_model,
+            history=run.request.history,
+            model=run.request.model or EXTRACTIVE,
+        )
+
+    async def _release(self, run: _Run, claim: Claim) -> AsyncIterator[AnswerEvent]:
+        """Verify one claim; release its text unless the policy holds text back."""
+        passages = {s.ref: s.hit.text for s in run.sources}
+        reason = check_claim(claim, passages, self._settings.support_overlap)
+        checked = apply_policy(claim, reason, run.policy, run.language.code)
+        run.claims.append(checked)
+        if run.policy is ClaimPolicy.ABSTAIN:
+            return
+        if checked.status is not ClaimStatus.REMOVED:
+            run.first_delta = run.first_delta or time.perf_counter()
+            yield AnswerDelta(_joined(run, checked))
+        if checked.status is not ClaimStatus.SUPPORTED:
+            yield checked
+
+    async def _finish(self, tenant: Tenant, run: _Run, draft: Draft) -> list[AnswerEvent]:
+        events: list[AnswerEvent] = []
+        unsupported = [c for c in run.claims if c.status is not ClaimStatus.SUPPORTED]
+        if run.policy is ClaimPolicy.ABSTAIN and not unsupported and run.claims:
+            run.first_delta = time.perf_counter()
+            events.append(AnswerDelta(" ".join(c.text for c in run.claims)))
+        elif run.policy is ClaimPolicy.ABSTAIN:
+            events.extend(unsupported)
+        verified = await verify_quotes(self._spans, tenant, draft)
+        parts = AnswerParts(
+            run.request,
+            run.language,
+            run.policy,
+            run.sources,
+            run.claims,
+            verified,
+            run.query_used,
+            run.degraded,
+            run.missing_legs,
+            run.started,
+            run.first_delta,
+        )
+        events.append(AnswerDone(assemble(parts)))
+        return events
+
+
+def _policy(targets: list[Collection]) -> ClaimPolicy:
+    """The strictest policy of the collections answered from."""
+    return max((ClaimPolicy(t.answer_policy) for t in targets), key=STRICTNESS.index)
+
+
+def _joined(run: _Run, claim: Claim) -> str:
+    released = [c for c in run.claims if c.status is not ClaimStatus.REMOVED]
+    return claim.text if len(released) == 1 else " " + claim.text
+
+
+async def _nothing() -> AsyncIterator[Claim | Draft]:
+    yield Draft(abstain_reason="NO_CONTEXT")

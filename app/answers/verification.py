@@ -1,0 +1,100 @@
+"""Checking an answer against its passages, for every composer.
+
+- A quote matches the canonical text of its span after NFC and whitespace normalisation
+  only; one that does not is never shown as a quote.
+- A claim (a sentence, with the markers after it) must cite a source. It is supported when
+  the numbers and names it states, and any words it quotes, occur in the passages it cites,
+  and enough of its content terms do (TRELLIS_ANSWER_SUPPORT_OVERLAP).
+- The collection's policy then removes an unsupported claim, caveats it, or turns the whole
+  answer into an abstention.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+
+from app.answers import labels
+from app.answers.request import ClaimPolicy
+from app.answers.results import Claim, ClaimStatus, Quote
+from ingest.analyzer import analyze
+
+MARKER = re.compile(r"\[\[(SRC:\d{4})\]\]")
+_MARKS = r"(?:\s*\[\[SRC:\d{4}\]\])"
+_CLAIM_END = re.compile(
+    rf"(?:[.!?。！？]+['\"”’」)]*{_MARKS}*|{_MARKS}+[.!?。！？]*)(?=\s+(?!\[\[)|$)"
+)
+_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」")
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_NAME = re.compile(r"(?<=\s)[A-Z][\w'’-]+")
+
+
+def normalise(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def quote_matches(quote: Quote, canonical: str) -> bool:
+    return normalise(quote.text) == normalise(canonical)
+
+
+def split_claims(text: str) -> list[Claim]:
+    """Sentences of a composed text, each with the refs of the markers at its end."""
+    claims, start = [], 0
+    for end in _CLAIM_END.finditer(text):
+        claims.append(text[start : end.end()])
+        start = end.end()
+    claims.append(text[start:])
+    return [
+        Claim(piece.strip(), tuple(dict.fromkeys(MARKER.findall(piece))))
+        for piece in claims
+        if piece.strip()
+    ]
+
+
+def check_claim(claim: Claim, passages: dict[str, str], threshold: float) -> str | None:
+    """Why the claim is unsupported by the passages it cites, or None when it is supported."""
+    if not claim.refs:
+        return "cites no source"
+    unknown = [r for r in claim.refs if r not in passages]
+    if unknown:
+        return f"cites {unknown[0]}, which is not a source of this answer"
+    cited = normalise(" ".join(passages[r] for r in claim.refs))
+    body = normalise(MARKER.sub("", claim.text))
+    return _quote_problem(body, cited) or _fact_problem(body, cited, threshold)
+
+
+def _quote_problem(body: str, cited: str) -> str | None:
+    for match in _QUOTED.finditer(body):
+        quoted = normalise(next(g for g in match.groups() if g is not None))
+        if quoted and quoted not in cited:
+            return "quotes words no cited passage holds"
+    return None
+
+
+def _fact_problem(body: str, cited: str, threshold: float) -> str | None:
+    missing = [n for n in _NUMBER.findall(body) if n not in cited]
+    missing += [n for n in _NAME.findall(" " + body) if n not in cited]
+    if missing:
+        return f"states {missing[0]!r}, which no cited passage holds"
+    terms = set(analyze(body))
+    if terms and len(terms & set(analyze(cited))) / len(terms) < threshold:
+        return "too little of it occurs in the passages it cites"
+    return None
+
+
+def apply_policy(claim: Claim, reason: str | None, policy: ClaimPolicy, language: str) -> Claim:
+    """The claim as the policy shows it: supported, caveated (marked in the answer's
+    language, before its markers), or removed."""
+    if reason is None:
+        return replace(claim, status=ClaimStatus.SUPPORTED, reason=None)
+    if policy is ClaimPolicy.CAVEAT:
+        return replace(
+            claim, text=_caveated(claim.text, language), status=ClaimStatus.CAVEATED, reason=reason
+        )
+    return replace(claim, status=ClaimStatus.REMOVED, reason=reason)
+
+
+def _caveated(text: str, language: str) -> str:
+    markers = "".join(f" [[{r}]]" for r in MARKER.findall(text))
+    return f"{MARKER.sub('', text).rstrip()} {labels.label(language, 'caveat')}{markers}"
