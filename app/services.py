@@ -16,7 +16,9 @@ from neo4j.exceptions import DriverError
 from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
+from app.answers.composer import Composer
 from app.answers.extractive import ExtractiveComposer
+from app.answers.generative import GenerativeComposer
 from app.answers.request import EXTRACTIVE
 from app.answers.service import Answers
 from app.collections.documents import Documents
@@ -32,14 +34,16 @@ from app.knowledge.projection import GraphProjector, run_projection_loop
 from app.knowledge.relationships import Relationships
 from app.knowledge.themes import Themes, run_themes_loop
 from app.localdb.endpoints import Endpoints, resolve_endpoints
+from app.models.chat import ChatModel
 from app.models.embedders import Embedders
+from app.models.openai_chat import OpenAIChat
 from app.models.reranker import Reranker
 from app.search.graph_leg import GraphDiscovery
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker
 from app.search.logs import SearchLogs
 from app.search.service import Search
-from app.settings import Settings
+from app.settings import LlmSettings, Settings
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from store.migrations import migrate
@@ -76,6 +80,7 @@ class Services:
     async def close(self) -> None:
         await self.keyword_index.close()
         await self.search.close()
+        await self.answers.close()
         await self.graph.close()
         await self.pool.close()
 
@@ -168,15 +173,31 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         search=search,
         spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
-        answers=Answers(
-            search,
-            collections,
-            spans,
-            linker,
-            settings.answers,
-            {EXTRACTIVE: ExtractiveComposer(embedders, linker)},
-        ),
+        answers=_answers(settings, search, collections, spans, linker),
     )
+
+
+def _answers(
+    settings: Settings,
+    search: Search,
+    collections: Collections,
+    spans: Spans,
+    linker: EntityLinker,
+) -> Answers:
+    """The extractive composer always; each configured LLM model beside it."""
+    config = settings.answers
+    composers: dict[str, Composer] = {EXTRACTIVE: ExtractiveComposer(search.embedders, linker)}
+    chat = _chat(config.llm)
+    if chat is not None:
+        generative = GenerativeComposer(chat, config.prompt_tokens)
+        composers.update({model: generative for model in config.llm.models})
+    return Answers(search, collections, spans, linker, config, composers, chat)
+
+
+def _chat(config: LlmSettings) -> ChatModel | None:
+    if config.url is None or config.api_key is None:
+        return None
+    return OpenAIChat(config.url, config.api_key)
 
 
 def _startup_failure(error: Exception, backend: str) -> BackendUnavailable:

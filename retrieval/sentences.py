@@ -2,8 +2,8 @@
 
 Boundaries: sentence punctuation (Latin, Hebrew and CJK) followed by a space or the end; a
 blank line; a line that starts a list item or a heading; and a short line that ends without
-punctuation (a heading or a `Field: value` line). A long line that ends without punctuation
-is a wrapped sentence and carries on.
+punctuation (a heading or a `Field: value` line) unless the next line starts in lower case
+or with a digit. A long line that ends without punctuation is a wrapped sentence.
 """
 
 from __future__ import annotations
@@ -33,23 +33,28 @@ def sentences(text: str) -> list[Sentence]:
 
 def _blocks(text: str) -> list[tuple[int, int]]:
     """Runs of lines that may hold one sentence across their line breaks."""
+    lines = list(re.finditer(r"[^\n]*(?:\n|$)", text))
     blocks: list[tuple[int, int]] = []
     start = 0
-    for line in re.finditer(r"[^\n]*(?:\n|$)", text):
+    for index, line in enumerate(lines):
         body = line.group(0).rstrip("\n")
         if _ITEM.match(body) and line.start() > start:
             blocks.append((start, line.start()))
             start = line.start()
-        if not body.strip() or _ends_block(body):
+        following = lines[index + 1].group(0) if index + 1 < len(lines) else ""
+        if not body.strip() or _ends_block(body, following):
             blocks.append((start, line.end()))
             start = line.end()
     blocks.append((start, len(text)))
     return [(s, e) for s, e in blocks if text[s:e].strip()]
 
 
-def _ends_block(line: str) -> bool:
-    stripped = line.strip()
-    return len(stripped) < SHORT_LINE and not _PUNCTUATED.search(stripped)
+def _ends_block(line: str, following: str) -> bool:
+    """A short unpunctuated line is a heading or a field, unless the next line carries on
+    its sentence (it starts in lower case or with a digit)."""
+    stripped, ahead = line.strip(), following.lstrip()
+    carries_on = bool(ahead) and (ahead[0].islower() or ahead[0].isdigit())
+    return len(stripped) < SHORT_LINE and not _PUNCTUATED.search(stripped) and not carries_on
 
 
 def _split(text: str, start: int, end: int) -> list[Sentence]:

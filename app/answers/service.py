@@ -35,6 +35,7 @@ from app.answers.verification import apply_policy, check_claim
 from app.collections.service import Collection, Collections
 from app.collections.spans import Spans
 from app.errors import ErrorCode, TrellisError
+from app.models.chat import ChatModel
 from app.search.linking import EntityLinker
 from app.search.service import Search
 from app.settings import AnswerSettings
@@ -75,6 +76,7 @@ class Answers:
         linker: EntityLinker,
         settings: AnswerSettings,
         composers: dict[str, Composer],
+        chat: ChatModel | None = None,
     ) -> None:
         self._search = search
         self._collections = collections
@@ -82,6 +84,11 @@ class Answers:
         self._linker = linker
         self._settings = settings
         self._composers = composers
+        self._chat = chat
+
+    async def close(self) -> None:
+        if self._chat is not None:
+            await self._chat.close()
 
     def models(self) -> list[AnswerModel]:
         llm = [AnswerModel(m, "OPENAI_COMPATIBLE", False) for m in self._settings.llm.models]

@@ -18,6 +18,7 @@ from dataclasses import replace
 from app.answers import labels
 from app.answers.request import ClaimPolicy
 from app.answers.results import Claim, ClaimStatus, Quote
+from ingest._stopwords import ENGLISH as STOPWORDS
 from ingest.analyzer import analyze
 
 MARKER = re.compile(r"\[\[(SRC:\d{4})\]\]")
@@ -52,6 +53,13 @@ def split_claims(text: str) -> list[Claim]:
     ]
 
 
+def complete_end(buffer: str) -> int:
+    """Where the last claim that is surely complete ends in streamed text: a claim end
+    followed by the start of more text (0 when there is none yet)."""
+    ends = [m.end() for m in _CLAIM_END.finditer(buffer) if m.end() < len(buffer.rstrip())]
+    return ends[-1] if ends else 0
+
+
 def check_claim(claim: Claim, passages: dict[str, str], threshold: float) -> str | None:
     """Why the claim is unsupported by the passages it cites, or None when it is supported."""
     if not claim.refs:
@@ -74,13 +82,18 @@ def _quote_problem(body: str, cited: str) -> str | None:
 
 def _fact_problem(body: str, cited: str, threshold: float) -> str | None:
     missing = [n for n in _NUMBER.findall(body) if n not in cited]
-    missing += [n for n in _NAME.findall(" " + body) if n not in cited]
+    missing += [n for n in _names(body) if n not in cited]
     if missing:
         return f"states {missing[0]!r}, which no cited passage holds"
     terms = set(analyze(body))
     if terms and len(terms & set(analyze(cited))) / len(terms) < threshold:
         return "too little of it occurs in the passages it cites"
     return None
+
+
+def _names(body: str) -> list[str]:
+    """Capitalised words past the first that are no stopwords: the names a claim states."""
+    return [n for n in _NAME.findall(body) if n.casefold() not in STOPWORDS]
 
 
 def apply_policy(claim: Claim, reason: str | None, policy: ClaimPolicy, language: str) -> Claim:
@@ -97,4 +110,5 @@ def apply_policy(claim: Claim, reason: str | None, policy: ClaimPolicy, language
 
 def _caveated(text: str, language: str) -> str:
     markers = "".join(f" [[{r}]]" for r in MARKER.findall(text))
-    return f"{MARKER.sub('', text).rstrip()} {labels.label(language, 'caveat')}{markers}"
+    body = re.sub(r"\s+([.!?。！？])", r"\1", MARKER.sub("", text)).rstrip()
+    return f"{body} {labels.label(language, 'caveat')}{markers}"

@@ -75,6 +75,10 @@ class Search:
         self._vectors = QueryVectors()
         self._reranker = reranker
 
+    @property
+    def embedders(self) -> Embedders:
+        return self._embedders
+
     async def close(self) -> None:
         if self._reranker is not None:
             await self._reranker.close()

@@ -3,54 +3,31 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 from websockets.typing import Subprotocol
+
+from tests.graphql_ws import open_ws, subscribe, ws_url
 
 pytestmark = pytest.mark.integration
 
-PROTOCOL = Subprotocol("graphql-transport-ws")
-
-
-def _ws_url(base_url: str) -> str:
-    return base_url.replace("http://", "ws://") + "/graphql"
-
-
-@contextmanager
-def _open(base_url: str, params: dict[str, Any] | None) -> Iterator[ClientConnection]:
-    with connect(_ws_url(base_url), subprotocols=[PROTOCOL], open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "connection_init", "payload": params or {}}))
-        yield ws
-
-
-def _subscribe(ws: ClientConnection, query: str) -> list[dict[str, Any]]:
-    ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query}}))
-    messages = []
-    while True:
-        message = json.loads(ws.recv(timeout=10))
-        messages.append(message)
-        if message["type"] in ("complete", "error"):
-            return messages
-
 
 def test_ticks_stream_then_complete(base_url: str, tenant_key: str) -> None:
-    with _open(base_url, {"X-API-Key": tenant_key}) as ws:
+    with open_ws(base_url, {"X-API-Key": tenant_key}) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
-        messages = _subscribe(ws, "subscription { ticks(count: 3, intervalMs: 10) }")
+        messages = subscribe(ws, "subscription { ticks(count: 3, intervalMs: 10) }")
     ticks = [m["payload"]["data"]["ticks"] for m in messages if m["type"] == "next"]
     assert ticks == [1, 2, 3]
     assert messages[-1] == {"id": "1", "type": "complete"}
 
 
 def test_bad_arguments_are_bad_input(base_url: str, tenant_key: str) -> None:
-    with _open(base_url, {"apiKey": tenant_key}) as ws:
+    with open_ws(base_url, {"apiKey": tenant_key}) as ws:
         ws.recv(timeout=10)
-        messages = _subscribe(ws, "subscription { ticks(count: 0) }")
+        messages = subscribe(ws, "subscription { ticks(count: 0) }")
     errors = [error for m in messages if m["type"] == "next" for error in m["payload"]["errors"]]
     assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"]
     assert messages[-1]["type"] == "complete"
@@ -60,7 +37,7 @@ def test_bad_arguments_are_bad_input(base_url: str, tenant_key: str) -> None:
 def test_connection_without_valid_key_is_rejected(
     base_url: str, params: dict[str, Any] | None
 ) -> None:
-    with _open(base_url, params) as ws, pytest.raises(ConnectionClosed) as closed:
+    with open_ws(base_url, params) as ws, pytest.raises(ConnectionClosed) as closed:
         ws.recv(timeout=10)
     assert closed.value.rcvd is not None
     assert closed.value.rcvd.code == 4403
@@ -69,7 +46,7 @@ def test_connection_without_valid_key_is_rejected(
 def test_legacy_graphql_ws_protocol_is_refused(base_url: str) -> None:
     legacy = [Subprotocol("graphql-ws")]
     with (
-        connect(_ws_url(base_url), subprotocols=legacy) as ws,
+        connect(ws_url(base_url), subprotocols=legacy) as ws,
         pytest.raises(ConnectionClosed) as closed,
     ):
         ws.recv(timeout=10)
@@ -98,7 +75,7 @@ def test_ingest_progress_streams_to_a_final_event(base_url: str, tenant_key: str
         "subscription($j: ID!) { ingestProgress(jobId: $j) { total done indexed failed"
         " chunks graphed entities facts final } }"
     )
-    with _open(base_url, {"X-API-Key": tenant_key}) as ws:
+    with open_ws(base_url, {"X-API-Key": tenant_key}) as ws:
         ws.recv(timeout=10)
         ws.send(
             json.dumps(
@@ -128,8 +105,8 @@ def test_ingest_progress_streams_to_a_final_event(base_url: str, tenant_key: str
 
 
 def test_ingest_progress_of_an_unknown_job(base_url: str, tenant_key: str) -> None:
-    with _open(base_url, {"X-API-Key": tenant_key}) as ws:
+    with open_ws(base_url, {"X-API-Key": tenant_key}) as ws:
         ws.recv(timeout=10)
-        messages = _subscribe(ws, 'subscription { ingestProgress(jobId: "nope") { final } }')
+        messages = subscribe(ws, 'subscription { ingestProgress(jobId: "nope") { final } }')
     errors = [e for m in messages if m["type"] == "next" for e in m["payload"]["errors"]]
     assert [e["extensions"]["code"] for e in errors] == ["NOT_FOUND"]

@@ -11,6 +11,7 @@ import pytest
 
 from app.settings import PROJECT_ROOT
 from tests.graphql_client import GraphQLClient
+from tests.graphql_ws import open_ws, subscribe
 from tests.helpers import ingest, new_collection
 
 pytestmark = pytest.mark.integration
@@ -185,3 +186,41 @@ def test_an_answer_never_cites_another_tenant_or_collection(
     paths = {s["document"]["path"] for s in answer["sources"]}
     assert "x" not in paths and "y" not in paths
     assert "Mallory" not in answer["text"] and "Trudy" not in answer["text"]
+
+
+STREAM = """subscription($input: AnswerInput!) { answerStream(input: $input) {
+  __typename
+  ... on AnswerSources { sources { ref document { path } } queryUsed degraded missingLegs }
+  ... on AnswerDelta { text }
+  ... on AnswerClaim { text refs status reason }
+  ... on AnswerDone { answer { text sources { ref cited } usage { timeToFirstDeltaMs } } }
+} }"""
+
+
+def test_the_stream_sends_sources_then_text_then_the_answer(
+    demo: tuple[GraphQLClient, str], base_url: str, tenant_key_module: str
+) -> None:
+    _, name = demo
+    query = "Which incident came first, INC-2041 or INC-2077?"
+    with open_ws(base_url, {"X-API-Key": tenant_key_module}) as ws:
+        ws.recv(timeout=10)
+        messages = subscribe(ws, STREAM, timeout=60, input={"collections": [name], "query": query})
+    events = [m["payload"]["data"]["answerStream"] for m in messages if m["type"] == "next"]
+    kinds = [e["__typename"] for e in events]
+    assert kinds[0] == "AnswerSources" and kinds[-1] == "AnswerDone"
+    assert set(kinds[1:-1]) == {"AnswerDelta"}
+    answer = events[-1]["answer"]
+    assert "".join(e["text"] for e in events if e["__typename"] == "AnswerDelta") == answer["text"]
+    assert events[0]["sources"] and answer["usage"]["timeToFirstDeltaMs"] > 0
+    assert messages[-1]["type"] == "complete"
+
+
+def test_a_stream_with_bad_input_ends_in_a_coded_error(
+    demo: tuple[GraphQLClient, str], base_url: str, tenant_key_module: str
+) -> None:
+    _, name = demo
+    with open_ws(base_url, {"X-API-Key": tenant_key_module}) as ws:
+        ws.recv(timeout=10)
+        messages = subscribe(ws, STREAM, input={"collections": [name], "query": "", "topK": 3})
+    errors = [e for m in messages if m["type"] == "next" for e in m["payload"].get("errors", [])]
+    assert [e["extensions"]["code"] for e in errors] == ["BAD_USER_INPUT"]

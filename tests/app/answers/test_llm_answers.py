@@ -1,0 +1,185 @@
+"""Answers through an OpenAI-compatible LLM (a local fake that streams like one): the same
+contract as the extractive composer, with verification between the model and the client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from app.localdb.stack import Stack
+from app.settings import Settings
+from schema.serving import running_server
+from tests.app.answers.test_answers import ANSWER, STREAM
+from tests.fake_llm import FakeLlm, Reply, fake_llm, ref_of
+from tests.graphql_client import GraphQLClient
+from tests.graphql_ws import open_ws, subscribe
+from tests.helpers import ingest, new_collection
+
+pytestmark = pytest.mark.integration
+
+MODEL = "fake-chat"
+REPORT = (
+    "# Incident report INC-2041\n\nIncident commander: Priya Natarajan.\n\n"
+    "Writes failed for 2 minutes; 412 API requests returned errors.\n"
+)
+
+
+def honest(body: dict[str, Any]) -> list[str]:
+    ref = ref_of(body, "Priya Natarajan")
+    return [
+        "Priya Natarajan was the ",
+        f"incident commander {ref}. ",
+        "She reported that ",
+        f'"412 API requests returned errors" {ref}.',
+    ]
+
+
+def inventive(body: dict[str, Any]) -> list[str]:
+    ref = ref_of(body, "Priya Natarajan")
+    return [
+        f"Priya Natarajan was the incident commander {ref}. ",
+        f'She said "we always test failover on Fridays" {ref}. ',
+        f"The outage cost 9000 euros {ref}.",
+    ]
+
+
+@pytest.fixture(scope="module")
+def served(stack: Stack, tenant_key_module: str) -> Iterator[tuple[GraphQLClient, FakeLlm, str]]:
+    with fake_llm(Reply(build=honest)) as llm:
+        env = {
+            **stack.env(),
+            "TRELLIS_LLM_URL": llm.url,
+            "TRELLIS_LLM_MODELS": MODEL,
+            "TRELLIS_LLM_API_KEY": "test-key",
+        }
+        remote = Stack(
+            stack.data_dir, Settings.from_env(env), stack.endpoints, stack.neo4j, stack.postgres
+        )
+        with running_server(remote) as url, httpx.Client(base_url=url, timeout=60) as http:
+            yield GraphQLClient(http, tenant_key_module), llm, url
+
+
+def collection(gql: GraphQLClient, policy: str = "REMOVE") -> str:
+    name = new_collection(gql)
+    ingest(gql, name, {"externalId": "inc", "text": REPORT, "contentType": "text/markdown"})
+    gql.data(
+        "mutation($c: String!, $p: ClaimPolicy!) { setAnswerPolicy(collection: $c,"
+        " claimPolicy: $p) { answerPolicy } }",
+        c=name,
+        p=policy,
+    )
+    return name
+
+
+def ask(gql: GraphQLClient, name: str) -> dict[str, Any]:
+    answer: dict[str, Any] = gql.data(
+        ANSWER, input={"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
+    )["answer"]
+    return answer
+
+
+def script(llm: FakeLlm, *replies: Reply) -> None:
+    llm.replies[:] = [*replies, Reply(build=honest)]
+
+
+def test_a_supported_llm_answer_keeps_its_quote_and_reports_usage(
+    served: tuple[GraphQLClient, FakeLlm, str],
+) -> None:
+    gql, llm, _ = served
+    script(llm)
+    answer = ask(gql, collection(gql))
+    assert answer["text"].startswith("Priya Natarajan was the incident commander [[SRC:")
+    assert answer["verification"]["claimsSupported"] == 2
+    assert [q["text"] for q in answer["brief"]["support"]] == ["412 API requests returned errors"]
+    assert answer["brief"]["support"][0]["verified"]
+    usage = answer["usage"]
+    assert (usage["model"], usage["promptTokens"], usage["completionTokens"]) == (MODEL, 120, 30)
+    prompt = llm.requests[-1]["body"]["messages"]
+    assert "[[SRC:0001]]" in prompt[-1]["content"] and "exactly" in prompt[0]["content"]
+
+
+def test_models_list_the_configured_llm(served: tuple[GraphQLClient, FakeLlm, str]) -> None:
+    gql, _, _ = served
+    names = [m["name"] for m in gql.data("{ answerModels { name } }")["answerModels"]]
+    assert names == ["extractive", MODEL]
+
+
+def test_remove_drops_an_invented_quote_and_an_unsupported_claim(
+    served: tuple[GraphQLClient, FakeLlm, str],
+) -> None:
+    gql, llm, _ = served
+    script(llm, Reply(build=inventive))
+    answer = ask(gql, collection(gql, "REMOVE"))
+    assert "Fridays" not in answer["text"] and "9000" not in answer["text"]
+    statuses = [c["status"] for c in answer["claims"]]
+    assert statuses == ["SUPPORTED", "REMOVED", "REMOVED"]
+    assert "quotes words" in answer["claims"][1]["reason"]
+    assert "9000" in answer["claims"][2]["reason"]
+
+
+def test_caveat_keeps_them_marked(served: tuple[GraphQLClient, FakeLlm, str]) -> None:
+    gql, llm, _ = served
+    script(llm, Reply(build=inventive))
+    answer = ask(gql, collection(gql, "CAVEAT"))
+    assert "(not verified against the sources)" in answer["text"]
+    assert [c["status"] for c in answer["claims"]] == ["SUPPORTED", "CAVEATED", "CAVEATED"]
+    assert answer["brief"]["support"] == []  # the invented quote is never shown as a quote
+
+
+def test_abstain_turns_the_answer_into_an_abstention(
+    served: tuple[GraphQLClient, FakeLlm, str],
+) -> None:
+    gql, llm, _ = served
+    script(llm, Reply(build=inventive))
+    answer = ask(gql, collection(gql, "ABSTAIN"))
+    assert answer["abstained"] and answer["abstainReason"] == "UNSUPPORTED_CLAIM"
+    assert "Priya" not in answer["text"] and "[[SRC:" not in answer["text"]
+
+
+def test_the_stream_never_sends_a_removed_claim(
+    served: tuple[GraphQLClient, FakeLlm, str], tenant_key_module: str
+) -> None:
+    gql, llm, url = served
+    name = collection(gql, "REMOVE")
+    script(llm, Reply(build=inventive))
+    query = {"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
+    with open_ws(url, {"X-API-Key": tenant_key_module}) as ws:
+        ws.recv(timeout=10)
+        messages = subscribe(ws, STREAM, timeout=60, input=query)
+    events = [m["payload"]["data"]["answerStream"] for m in messages if m["type"] == "next"]
+    deltas = "".join(e["text"] for e in events if e["__typename"] == "AnswerDelta")
+    assert "Fridays" not in deltas and "9000" not in deltas and "Priya" in deltas
+    removed = [e for e in events if e["__typename"] == "AnswerClaim"]
+    assert [e["status"] for e in removed] == ["REMOVED", "REMOVED"]
+    assert events[-1]["__typename"] == "AnswerDone"
+
+
+def test_a_429_before_the_first_token_is_retried(
+    served: tuple[GraphQLClient, FakeLlm, str],
+) -> None:
+    gql, llm, _ = served
+    name = collection(gql)
+    script(llm, Reply(status=429))
+    assert not ask(gql, name)["abstained"]
+
+
+def test_a_slow_first_token_is_waited_for(served: tuple[GraphQLClient, FakeLlm, str]) -> None:
+    gql, llm, _ = served
+    name = collection(gql)
+    script(llm, Reply(build=honest, first_delay=1.0))
+    assert ask(gql, name)["usage"]["timeToFirstDeltaMs"] >= 1000
+
+
+def test_a_failure_mid_stream_is_provider_unavailable(
+    served: tuple[GraphQLClient, FakeLlm, str],
+) -> None:
+    gql, llm, _ = served
+    name = collection(gql)
+    script(llm, Reply(build=honest, cut_after=2))
+    query = {"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
+    body = gql.post(ANSWER, input=query)
+    assert body["errors"][0]["extensions"]["code"] == "PROVIDER_UNAVAILABLE"
+    assert body["data"] is None

@@ -1,0 +1,110 @@
+"""A small local server that speaks the OpenAI chat streaming protocol, for tests.
+
+Each request takes the next scripted reply: an error status, or SSE chunks of text (one
+`data:` event each), a usage chunk and `data: [DONE]`; a reply can wait before its first
+chunk, or break the connection after some chunks.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    pieces: list[str] = field(default_factory=list)
+    status: int = 200
+    first_delay: float = 0.0  # seconds before the first chunk
+    piece_delay: float = 0.0
+    cut_after: int | None = None  # pieces sent before the connection breaks
+    usage: tuple[int, int] = (120, 30)
+    build: Callable[[dict[str, Any]], list[str]] | None = None  # pieces from the request
+
+
+def ref_of(body: dict[str, Any], phrase: str) -> str:
+    """The marker of the prompt's passage that contains `phrase`."""
+    prompt: str = body["messages"][-1]["content"]
+    for block in prompt.split("[["):
+        if phrase in block:
+            return "[[" + block.split("]]")[0] + "]]"
+    raise AssertionError(f"no passage holds {phrase!r}")
+
+
+class FakeLlm(ThreadingHTTPServer):
+    replies: list[Reply]
+    requests: list[dict[str, Any]]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: FakeLlm
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.requests.append({"path": self.path, "body": body})
+        reply = (
+            self.server.replies.pop(0) if len(self.server.replies) > 1 else self.server.replies[0]
+        )
+        if reply.status != 200:
+            self._error(reply.status)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self._stream(reply, body)
+
+    def _stream(self, reply: Reply, body: dict[str, Any]) -> None:
+        model = body["model"]
+        pieces = reply.build(body) if reply.build else reply.pieces
+        time.sleep(reply.first_delay)
+        for index, piece in enumerate(pieces):
+            if reply.cut_after is not None and index >= reply.cut_after:
+                self.connection.close()
+                return
+            self._event({"model": model, "choices": [{"index": 0, "delta": {"content": piece}}]})
+            time.sleep(reply.piece_delay)
+        prompt, completion = reply.usage
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion}
+        self._event({"model": model, "choices": [], "usage": usage})
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+    def _event(self, payload: dict[str, Any]) -> None:
+        self.wfile.write(f"data: {json.dumps(payload)}\n\n".encode())
+        self.wfile.flush()
+
+    def _error(self, status: int) -> None:
+        raw = json.dumps({"error": {"message": "scripted failure"}}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def fake_llm(*replies: Reply) -> Iterator[FakeLlm]:
+    server = FakeLlm(("127.0.0.1", 0), _Handler)
+    server.replies, server.requests = list(replies) or [Reply()], []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,44 @@
+"""Sentences with offsets: every sentence is its passage's text at its offsets."""
+
+from __future__ import annotations
+
+from retrieval.sentences import sentences
+
+REPORT = """# Report INC-1
+
+Severity: SEV-2. Date: 3 March 2026.
+
+Summary
+Writes failed for 2 minutes and
+11 seconds; 412 requests failed. Nobody was paged!
+
+- 09:14 Volume detached.
+- 09:16 Replica promoted.
+"""
+
+
+def test_offsets_give_back_the_text() -> None:
+    found = sentences(REPORT)
+    assert all(REPORT[s.start : s.end] == s.text for s in found)
+
+
+def test_boundaries() -> None:
+    texts = [s.text for s in sentences(REPORT)]
+    assert texts == [
+        "# Report INC-1",
+        "Severity: SEV-2.",
+        "Date: 3 March 2026.",
+        "Summary",
+        "Writes failed for 2 minutes and\n11 seconds; 412 requests failed.",
+        "Nobody was paged!",
+        "- 09:14 Volume detached.",
+        "- 09:16 Replica promoted.",
+    ]
+
+
+def test_japanese_and_hebrew_punctuation() -> None:
+    assert [s.text for s in sentences("第1条 適用する。第2条 契約する。")] == [
+        "第1条 適用する。",
+        "第2条 契約する。",
+    ]
+    assert len(sentences("סעיף 3 כל עובד צובר 25 ימים. סעיף 4 ניתן להעביר.")) == 2
