@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
 
-.PHONY: setup run test lint bench bench-quality clean services-down
+.PHONY: setup run test lint bench bench-quality bench-answers clean services-down
 
 setup: $(VENV)/.installed $(LAUNCHER)
 
@@ -41,6 +41,10 @@ bench: setup
 
 bench-quality: setup
 	$(BIN)/python -m bench.quality
+
+# Kept between runs: indexing each dataset takes minutes.
+bench-answers: setup
+	$(BIN)/python -m bench.answers --keep .data/bench-answers
 
 services-down: setup
 	$(BIN)/trellis services down

@@ -47,9 +47,11 @@ def ner_alone(passages: list[dict[str, str]], model: str) -> float:
     return len(passages) / seconds(lambda: extractor.extract(texts))
 
 
-async def ingest_to_graphed(services: Services, passages: list[dict[str, str]]) -> float:
+async def ingest_to_graphed(
+    services: Services, passages: list[dict[str, str]], collection: str = "2wiki"
+) -> float:
     started = time.perf_counter()
-    await submit_corpus(services, passages)
+    await submit_corpus(services, passages, collection)
     await asyncio.gather(services.worker.drain(), _graph_until_done(services, len(passages)))
     return time.perf_counter() - started
 

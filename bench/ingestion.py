@@ -29,8 +29,8 @@ from store.tenants import ensure_tenant
 CORPUS = ("2wiki", "corpus.json")
 
 
-def load(limit: int | None) -> list[dict[str, str]]:
-    passages: list[dict[str, str]] = json.loads(shared_file(*CORPUS).read_text())
+def load(limit: int | None, dataset: str = "2wiki") -> list[dict[str, str]]:
+    passages: list[dict[str, str]] = json.loads(shared_file(dataset, CORPUS[1]).read_text())
     return passages[:limit] if limit else passages
 
 
@@ -62,17 +62,19 @@ def analyzer_alone(passages: list[dict[str, str]]) -> dict[str, float]:
     return {"passages_per_s": len(passages) / elapsed, "terms_per_s": terms / elapsed}
 
 
-async def submit_corpus(services: Services, passages: list[dict[str, str]]) -> None:
-    """Queue every passage as a document of a new collection "2wiki" of tenant "bench"."""
+async def submit_corpus(
+    services: Services, passages: list[dict[str, str]], collection: str = "2wiki"
+) -> None:
+    """Queue every passage as a document of a new collection of tenant "bench"."""
     async with services.pool.connection() as conn:
         tenant = await ensure_tenant(conn, "bench")
-    await services.collections.create(tenant, "2wiki")
+    await services.collections.create(tenant, collection)
     submissions = [
         DocumentSubmission(external_id=p["title"], title=p["title"], text=p["text"])
         for p in passages
     ]
     for i in range(0, len(submissions), 1000):
-        await services.ingestion.submit_documents(tenant, "2wiki", submissions[i : i + 1000])
+        await services.ingestion.submit_documents(tenant, collection, submissions[i : i + 1000])
 
 
 async def ingest_all(services: Services, passages: list[dict[str, str]]) -> dict[str, float]:

@@ -128,11 +128,17 @@ def values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[V
     if labels is None:
         return []
     asked = question.text.casefold()
-    return [
-        Value(n.text, n.start, n.end)
-        for n in evidence.named
-        if n.label in labels and n.text.casefold() not in asked
-    ]
+    found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
+    return [_with_parts(evidence.text, n, evidence.named) for n in found]
+
+
+def _with_parts(text: str, named: Named, everything: list[Named]) -> Value:
+    """A place with the places that qualify it after commas: "Montreal, Quebec"."""
+    end = named.end
+    for other in sorted(everything, key=lambda n: n.start):
+        if other.start > end and other.label == named.label and text[end : other.start] == ", ":
+            end = other.end
+    return Value(text[named.start : end], named.start, end)
 
 
 def _numbers(evidence: Evidence, question: Question) -> list[Value]:
@@ -157,6 +163,41 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     return [v for v in ranked if near(v) > 0 or counts_the_unit(v)]
 
 
+_RANGE = re.compile(r"\s*[–—-]\s*")
+_DEATH = re.compile(r"\b(die|died|dies|death|dead|killed)\b", re.I)
+
+
+def _ends_of_a_span(named: Named) -> list[Named]:
+    """A date range ("2 February 1886 – 10 August 1960") as its two ends."""
+    cut = _RANGE.search(named.text)
+    if named.label != "DATE" or cut is None:
+        return [named]
+    first, second = named.text[: cut.start()], named.text[cut.end() :]
+    return [
+        Named(first, "DATE", named.start, named.start + len(first)),
+        Named(second, "DATE", named.start + cut.end(), named.end),
+    ]
+
+
+_FULL_DATE = re.compile(
+    r"\b\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{3,4}\b|\b[A-Z][a-z]+\.?\s+\d{1,2},\s*\d{3,4}\b"
+)
+
+
+def _widened(text: str, value: Value) -> Value:
+    """A date the entity model cut short ("August 1960" of "10 August 1960"), whole."""
+    for match in _FULL_DATE.finditer(text):
+        overlaps = match.start() < value.end and value.start < match.end()
+        if overlaps and match.end() - match.start() > value.end - value.start:
+            return Value(match.group(), match.start(), match.end())
+    return value
+
+
+def _by_life_event(found: list[Value], question: Question) -> list[Value]:
+    """Of a lifespan's two dates, a question about a death wants the later one."""
+    return found[::-1] if _DEATH.search(question.text) and len(found) > 1 else found
+
+
 def _is_when(named: Named) -> bool:
     """A point in time: a date that names its year, or a time of day (not "30 days")."""
     if named.label == "TIME":
@@ -166,13 +207,14 @@ def _is_when(named: Named) -> bool:
 
 def _dates(evidence: Evidence, question: Question) -> list[Value]:
     asked = question.text.casefold()
+    parts = [p for n in evidence.named for p in _ends_of_a_span(n)]
     named = [
-        Value(n.text, n.start, n.end)
-        for n in evidence.named
-        if _is_when(n) and n.text.casefold() not in asked
+        Value(p.text, p.start, p.end)
+        for p in parts
+        if _is_when(p) and p.text.casefold() not in asked
     ]
     if named:
-        return named
+        return _by_life_event([_widened(evidence.text, v) for v in named], question)
     return [
         Value(m.group(), m.start(), m.end())
         for m in _DATE.finditer(evidence.text)

@@ -24,7 +24,7 @@ import numpy as np
 from app.answers import labels
 from app.answers.composer import ComposeContext
 from app.answers.evidence import Evidence, Value, gather, score, values
-from app.answers.question import AnswerType, Comparison, Prefer
+from app.answers.question import AnswerType, Comparison, Prefer, Question
 from app.answers.results import Claim, Draft, Quote
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
@@ -33,6 +33,7 @@ from ingest.dates import parse_date
 FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similarity is high
 DENSE_FLOOR = (0.25, 0.55)  # overlap and similarity that pass together
 CONTEXT_QUOTES = 2
+NER_SENTENCES = 16  # sentences whose entities are read, besides a comparison's sides
 EXCEPTION_SHARE = 0.5  # of the answer's question terms an exception must hold too
 BRIDGE_LABELS = frozenset(
     {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "NORP", "LAW"}
@@ -61,8 +62,10 @@ class ExtractiveComposer:
         if not pool:
             return Draft(abstain_reason="NO_CONTEXT")
         dense = await self._similarities(context, pool)
-        named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in pool])
-        for evidence, found in zip(pool, named, strict=True):
+        score(pool, context.question, dense)
+        read = _worth_reading(pool, context.question)
+        named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in read])
+        for evidence, found in zip(read, named, strict=True):
             evidence.named = found
         score(pool, context.question, dense)
         ranked = sorted(pool, key=lambda e: -e.score)
@@ -77,6 +80,15 @@ class ExtractiveComposer:
         texts = [context.question.text, *(e.text for e in pool)]
         vectors = await asyncio.to_thread(embedder.embed, texts, True)
         return [float(v) for v in np.asarray(vectors[1:]) @ np.asarray(vectors[0])]
+
+
+def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:
+    """The sentences whose entities are read: the best by terms and similarity, and those of
+    passages about a side of a comparison. The entity model is the slow step."""
+    best = sorted(pool, key=lambda e: -e.score)[:NER_SENTENCES]
+    sides = question.comparison.sides if question.comparison else ()
+    about = [e for e in pool if any(s.casefold() in _about(e) for s in sides)][:NER_SENTENCES]
+    return list({id(e): e for e in [*best, *about]}.values())
 
 
 def _passes_floor(best: Evidence, similarity: float) -> bool:
@@ -173,7 +185,13 @@ class _Composition:
         else one of a passage about it (naming it in its text, section or title)."""
         key = side.casefold()
         about = [e for e in self.ranked if key in _about(e)]
-        about.sort(key=lambda e: key not in e.text.casefold())  # stable: score order kept
+        # A passage titled with the side is about it; then a sentence that names it.
+        about.sort(
+            key=lambda e: (
+                e.source.hit.document.title.casefold() != key,
+                key not in e.text.casefold(),
+            )
+        )
         for evidence in about:
             found = values(evidence, self.question, wanted)
             if found and _parsed(found[0], wanted) is not None:
@@ -183,7 +201,8 @@ class _Composition:
     def _claims(self, chain: list[tuple[Evidence, Value | None]]) -> list[Claim]:
         claims = []
         short = self.draft_.short_answer
-        if short is None and chain and chain[-1][1] is not None:
+        direct = self.question.comparison is None
+        if direct and short is None and chain and chain[-1][1] is not None:
             short = self.draft_.short_answer = chain[-1][1].text
         for index, (evidence, _) in enumerate(chain):
             lead = f"{short} — " if short and index == 0 else ""

@@ -20,6 +20,7 @@ class AnswerType(StrEnum):
     PLACE = "PLACE"
     NUMBER = "NUMBER"
     ORGANISATION = "ORGANISATION"
+    NATIONALITY = "NATIONALITY"
     YES_NO = "YES_NO"
     ANY = "ANY"
 
@@ -37,6 +38,7 @@ LABELS: dict[AnswerType, frozenset[str]] = {
     AnswerType.DATE: frozenset({"DATE"}),
     AnswerType.PLACE: frozenset({"GPE", "LOC", "FAC"}),
     AnswerType.ORGANISATION: frozenset({"ORG"}),
+    AnswerType.NATIONALITY: frozenset({"NORP", "GPE"}),
 }
 
 _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
@@ -44,16 +46,20 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
         re.compile(r"\b(how (many|much|long|old|far)|what (number|percentage|amount))\b", re.I),
         AnswerType.NUMBER,
     ),
-    (re.compile(r"\b(when|what (year|date|day|month)|which (year|date))\b", re.I), AnswerType.DATE),
+    (
+        re.compile(r"\b(when|(what|which) (year|date|day|month)|(date|year) of)\b", re.I),
+        AnswerType.DATE,
+    ),
     (re.compile(r"\b(who|whom|whose)\b", re.I), AnswerType.PERSON),
     (
-        re.compile(r"\b(where|what (country|city|place)|which (country|city|place))\b", re.I),
+        re.compile(r"\b(where|(what|which) (country|city|place|town)|place of)\b", re.I),
         AnswerType.PLACE,
     ),
     (
         re.compile(r"\b(which|what) (company|organi[sz]ation|team|firm)\b", re.I),
         AnswerType.ORGANISATION,
     ),
+    (re.compile(r"\bnationality\b|\bwhich country\b.*\bfrom\b", re.I), AnswerType.NATIONALITY),
     (
         re.compile(r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will)\b", re.I),
         AnswerType.YES_NO,
@@ -89,7 +95,10 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     (re.compile(r"後に|遅い|最後"), Prefer.LATER),
 )
 _SIDES = (
-    re.compile(r"(?:,|:|\bbetween)\s*(?P<a>[^,?]+?)\s+(?:or|and)\s+(?P<b>[^,?]+?)\s*\??\s*$", re.I),
+    re.compile(
+        r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+(?:or|and)\s+(?P<b>[^,?]+?)\s*\??\s*$",
+        re.I,
+    ),
     re.compile(r"(?P<a>[^\s,]+)\s+או\s+(?P<b>[^\s?]+)"),
     re.compile(r"(?P<a>[^\s、,]+?)(?:と|か)(?P<b>[^\s、,]+?)(?:の|では|は|、|,)"),
 )
