@@ -176,7 +176,10 @@ class _Composition:
             if pair is None:
                 self._gap(labels.side_gap(self.context.language, side))
         present = [p for p in found if p is not None]
-        if len(present) == 2:
+        if len(present) == 2 and comparison.prefer is Prefer.SAME:
+            same = _alike(*(p[1].text for p in present if p[1] is not None))
+            self.draft_.short_answer = labels.label(self.context.language, "yes" if same else "no")
+        elif len(present) == 2:
             self.draft_.short_answer = _winner(comparison, found)
         return present
 
@@ -194,7 +197,8 @@ class _Composition:
         )
         for evidence in about:
             found = values(evidence, self.question, wanted)
-            if found and _parsed(found[0], wanted) is not None:
+            same = self.question.comparison and self.question.comparison.prefer is Prefer.SAME
+            if found and (same or _parsed(found[0], wanted) is not None):
                 return evidence, found[0]
         return None
 
@@ -255,6 +259,13 @@ def _winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | 
     assert a is not None and b is not None
     first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
     return comparison.sides[0] if first_wins else comparison.sides[1]
+
+
+def _alike(a: str, b: str) -> bool:
+    """The same place or nationality, however written: equal, or sharing the first five
+    letters ("American" and "America", "Russian" and "Russia")."""
+    x, y = a.casefold().strip(), b.casefold().strip()
+    return x == y or (min(len(x), len(y)) >= 5 and x[:5] == y[:5])
 
 
 def _parsed(value: Value, wanted: AnswerType) -> float | None:

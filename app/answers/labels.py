@@ -8,6 +8,8 @@ from app.answers.question import AnswerType
 _LABELS: dict[str, dict[str, str]] = {
     "en": {
         "caveat": "(not verified against the sources)",
+        "yes": "yes",
+        "no": "no",
         "NO_CONTEXT": "The sources do not answer this question.",
         "UNSUPPORTED_CLAIM": "The answer could not be verified against the sources.",
         "gap": "No passage gives {what}.",
@@ -23,6 +25,8 @@ _LABELS: dict[str, dict[str, str]] = {
     },
     "he": {
         "caveat": "(לא אומת מול המקורות)",
+        "yes": "כן",
+        "no": "לא",
         "NO_CONTEXT": "המקורות אינם עונים על השאלה הזו.",
         "UNSUPPORTED_CLAIM": "לא ניתן היה לאמת את התשובה מול המקורות.",
         "gap": "אף קטע אינו מציין {what}.",
@@ -38,6 +42,8 @@ _LABELS: dict[str, dict[str, str]] = {
     },
     "ja": {
         "caveat": "（出典で未確認）",
+        "yes": "はい",
+        "no": "いいえ",
         "NO_CONTEXT": "資料にはこの質問への回答がありません。",
         "UNSUPPORTED_CLAIM": "回答を資料で確認できませんでした。",
         "gap": "{what}を示す箇所はありません。",

@@ -30,6 +30,7 @@ class Prefer(StrEnum):
     LATER = "LATER"
     MORE = "MORE"
     LESS = "LESS"
+    SAME = "SAME"  # a yes or no: do the two sides share the value?
 
 
 # spaCy labels that can answer each type.
@@ -102,6 +103,18 @@ _SIDES = (
     re.compile(r"(?P<a>[^\s,]+)\s+או\s+(?P<b>[^\s?]+)"),
     re.compile(r"(?P<a>[^\s、,]+?)(?:と|か)(?P<b>[^\s、,]+?)(?:の|では|は|、|,)"),
 )
+# "Were A and B of the same nationality?", "Are A and B located in the same country?"
+_SAME = re.compile(
+    r"^\s*(?:are|were|is|was|do|does|did)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+same\s+(?P<what>\w+)",
+    re.I,
+)
+_SAME_VALUE = (
+    (re.compile(r"nationality|country|countries", re.I), AnswerType.NATIONALITY),
+    (re.compile(r"place|city|town|neighbo|location|state|region", re.I), AnswerType.PLACE),
+    (re.compile(r"year|date|day", re.I), AnswerType.DATE),
+)
+_LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
+_TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
 _QUESTION_WORDS = frozenset(
     analyze(
         "who whom whose what which when where why how many much long old far first earlier"
@@ -121,7 +134,7 @@ _KANA_ONLY = re.compile(r"^[\u3040-\u309f\u30fc]+$")  # particles and endings: �
 class Comparison:
     sides: tuple[str, str]
     prefer: Prefer
-    value: AnswerType  # DATE or NUMBER: what is compared
+    value: AnswerType  # what is compared: DATE or NUMBER, or for SAME the kind of value
 
 
 @dataclass(frozen=True)
@@ -141,12 +154,27 @@ def read_question(text: str) -> Question:
 
 
 def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
+    same = _same(text)
+    if same is not None:
+        return same
     prefer = next((p for pattern, p in _PREFER if pattern.search(text)), None)
     sides = _sides(text)
     if prefer is None or sides is None:
         return None
     by_time = prefer in (Prefer.EARLIER, Prefer.LATER) and answer_type is not AnswerType.NUMBER
     return Comparison(sides, prefer, AnswerType.DATE if by_time else AnswerType.NUMBER)
+
+
+def _same(text: str) -> Comparison | None:
+    """A yes/no question whether two named things share a value of one kind."""
+    found = _SAME.search(text)
+    if found is None:
+        return None
+    value = next((v for pattern, v in _SAME_VALUE if pattern.search(found.group("what"))), None)
+    a, b = (_TRAILING.sub("", _LEADING.sub("", found.group(k))).strip(" ,") for k in "ab")
+    if value is None or not a or not b:
+        return None
+    return Comparison((a, b), Prefer.SAME, value)
 
 
 def _sides(text: str) -> tuple[str, str] | None:

@@ -59,3 +59,16 @@ def test_bad_values_name_the_variable(env: dict[str, str], variable: str) -> Non
     message = str(raised.value)
     assert message.startswith(variable)
     assert "\n" not in message
+
+
+def test_answer_settings() -> None:
+    settings = Settings.from_env({})
+    assert settings.answers.budget_seconds == 45.0 and not settings.answers.llm.configured
+    llm = Settings.from_env(
+        {"TRELLIS_LLM_URL": "http://x/v1", "TRELLIS_LLM_MODELS": "a, b", "TRELLIS_LLM_API_KEY": "k"}
+    ).answers.llm
+    assert llm.models == ("a", "b") and llm.configured
+    with pytest.raises(SettingsError, match="TRELLIS_LLM_MODELS"):
+        Settings.from_env({"TRELLIS_LLM_URL": "http://x/v1"})
+    with pytest.raises(SettingsError, match="TRELLIS_ANSWER_SUPPORT_OVERLAP"):
+        Settings.from_env({"TRELLIS_ANSWER_SUPPORT_OVERLAP": "2"})

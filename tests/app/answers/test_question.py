@@ -41,3 +41,18 @@ def test_content_terms_leave_question_words_out() -> None:
     assert "day" in question.terms and "how" not in question.terms
     assert question.unit == "day"
     assert read_question("有給休暇は何日ですか？").unit == "日"
+
+
+def test_a_same_question_is_a_yes_or_no_comparison() -> None:
+    question = read_question("Were Scott Derrickson and Ed Wood of the same nationality?")
+    assert question.comparison is not None
+    assert question.comparison.sides == ("Scott Derrickson", "Ed Wood")
+    assert question.comparison.prefer is Prefer.SAME
+    assert question.comparison.value is AnswerType.NATIONALITY
+    placed = read_question(
+        "Are both movies, Naked Tango and Algiers (Film), from the same country?"
+    )
+    assert placed.comparison is not None and placed.comparison.sides == (
+        "Naked Tango",
+        "Algiers (Film)",
+    )
