@@ -86,6 +86,33 @@ def test_search_degrades_without_neo4j(client: GraphQLClient, outage_stack: Stac
         outage_stack.neo4j.start()
 
 
+ANSWER = (
+    "query($i: AnswerInput!) { answer(input: $i) { text degraded missingLegs abstained"
+    " brief { shortAnswer } } }"
+)
+
+
+def test_answers_degrade_without_neo4j(client: GraphQLClient, outage_stack: Stack) -> None:
+    client.data('mutation { createCollection(name: "degrade-answer") { id } }')
+    client.data(
+        'mutation($d: [DocumentInput!]!) { ingestDocuments(collection: "degrade-answer",'
+        " documents: $d, wait: true) { job { id } } }",
+        d=[{"externalId": "a", "text": "Ada Lovelace wrote the first computer program."}],
+    )
+    # The question names a known entity, so the graph leg needs Neo4j.
+    query = {"collections": ["degrade-answer"], "query": "What did Ada Lovelace write?"}
+    wait_until_graphed(outage_stack, "degrade-answer", 1)
+    outage_stack.neo4j.stop()
+    try:
+        answer = client.data(ANSWER, i=query)["answer"]
+        assert answer["degraded"] and answer["missingLegs"] == ["GRAPH"]
+        assert not answer["abstained"] and "Ada Lovelace wrote" in answer["text"]
+        closed = client.post(ANSWER, i={**query, "failClosed": True})
+        assert closed["errors"][0]["extensions"]["code"] == "DEGRADED_RESULT"
+    finally:
+        outage_stack.neo4j.start()
+
+
 def test_postgres_down_then_back(client: GraphQLClient, outage_stack: Stack) -> None:
     outage_stack.postgres.stop()
     try:
