@@ -33,11 +33,11 @@ from app.localdb.stack import local_stack, stack_services
 from app.services import Services
 from bench._shared import shared_file
 from bench._timing import p50_p95
-from bench.graph import ingest_to_graphed
 from bench.ingestion import load
+from bench.quality import ensure_corpus
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
-from store.tenants import Tenant, ensure_tenant
+from store.tenants import Tenant
 
 DATASETS = ("2wiki", "hotpotqa")
 TOP_K = 8
@@ -89,21 +89,6 @@ def questions(dataset: str, limit: int | None) -> list[dict[str, Any]]:
 
 def passages_by_title(dataset: str) -> dict[str, str]:
     return {p["title"]: " ".join(p["text"].split()) for p in load(None, dataset)}
-
-
-async def ensure_corpus(services: Services, dataset: str) -> Tenant:
-    async with services.pool.connection() as conn:
-        tenant = await ensure_tenant(conn, "bench")
-        cursor = await conn.execute(
-            "SELECT count(*) FROM documents d JOIN collections c ON c.id = d.collection_id"
-            " WHERE c.name = %s AND d.status = 'GRAPHED'",
-            (dataset,),
-        )
-        row = await cursor.fetchone()
-    if not row or row[0] == 0:
-        seconds = await ingest_to_graphed(services, load(None, dataset), dataset)
-        print(f"ingested and graphed {dataset} in {seconds:.0f} s")
-    return tenant
 
 
 @dataclass

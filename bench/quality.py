@@ -65,18 +65,20 @@ async def recall(
     }
 
 
-async def ensure_corpus(services: Services) -> Tenant:
+async def ensure_corpus(services: Services, dataset: str = COLLECTION) -> Tenant:
+    """Tenant "bench", with the dataset's corpus in a collection of its name, graphed (a
+    kept database already has it)."""
     async with services.pool.connection() as conn:
         tenant = await ensure_tenant(conn, "bench")
         cursor = await conn.execute(
             "SELECT count(*) FROM documents d JOIN collections c ON c.id = d.collection_id"
             " WHERE c.name = %s AND d.status = 'GRAPHED'",
-            (COLLECTION,),
+            (dataset,),
         )
         row = await cursor.fetchone()
     if not row or row[0] == 0:
-        seconds = await ingest_to_graphed(services, load(None))
-        print(f"ingested and graphed the corpus in {seconds:.0f} s")
+        seconds = await ingest_to_graphed(services, load(None, dataset), dataset)
+        print(f"ingested and graphed {dataset} in {seconds:.0f} s")
     return tenant
 
 

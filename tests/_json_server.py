@@ -34,15 +34,19 @@ class _Handler(BaseHTTPRequestHandler):
             self._reply(200, self.server.respond(body))
 
     def _reply(self, status: int, payload: object) -> None:
-        raw = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
+        send_json(self, status, payload)
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+def send_json(handler: BaseHTTPRequestHandler, status: int, payload: object) -> None:
+    raw = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(raw)))
+    handler.end_headers()
+    handler.wfile.write(raw)
 
 
 @contextmanager

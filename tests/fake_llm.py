@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests._json_server import send_json
+
 
 @dataclass
 class Reply:
@@ -57,7 +59,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.replies.pop(0) if len(self.server.replies) > 1 else self.server.replies[0]
         )
         if reply.status != 200:
-            self._error(reply.status)
+            send_json(self, reply.status, {"error": {"message": "scripted failure"}})
             return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -84,14 +86,6 @@ class _Handler(BaseHTTPRequestHandler):
     def _event(self, payload: dict[str, Any]) -> None:
         self.wfile.write(f"data: {json.dumps(payload)}\n\n".encode())
         self.wfile.flush()
-
-    def _error(self, status: int) -> None:
-        raw = json.dumps({"error": {"message": "scripted failure"}}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
 
     def log_message(self, format: str, *args: object) -> None:
         pass

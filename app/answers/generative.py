@@ -14,11 +14,9 @@ from collections.abc import AsyncIterator
 from app.answers import prompt
 from app.answers.composer import ComposeContext
 from app.answers.results import Claim, Draft, Quote, QuoteSpan, Source
-from app.answers.verification import complete_end, normalise, split_claims
+from app.answers.verification import complete_end, normalise, quoted_runs, split_claims
 from app.errors import ErrorCode, TrellisError
 from app.models.chat import ChatModel, ChatProviderError, ChatUsage
-
-_QUOTED = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」")
 
 
 class GenerativeComposer:
@@ -61,8 +59,7 @@ def _quotes(claims: list[Claim], passages: list[Source]) -> list[Quote]:
     by_ref = {s.ref: s for s in passages}
     found = []
     for claim in claims:
-        for match in _QUOTED.finditer(claim.text):
-            quoted = next(g for g in match.groups() if g is not None)
+        for quoted in quoted_runs(claim.text):
             for ref in claim.refs:
                 quote = _located(quoted, by_ref.get(ref))
                 if quote is not None:

@@ -65,6 +65,7 @@ class _Run:
     missing_legs: list[str] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     first_delta: float | None = None
+    passages: dict[str, str] = field(default_factory=dict)  # each source's text, by ref
 
 
 class Answers:
@@ -134,7 +135,7 @@ class Answers:
                 " TRELLIS_LLM_API_KEY",
                 field="model",
             )
-        if name not in self._composers or name not in {m.name for m in self.models()}:
+        if name not in self._composers:
             known = ", ".join(m.name for m in self.models())
             raise TrellisError(
                 ErrorCode.BAD_USER_INPUT,
@@ -152,6 +153,7 @@ class Answers:
         search = replace(run.request.search, query=run.query_used)
         outcome = await self._search.search(tenant, search)
         run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(outcome.hits)]
+        run.passages = {s.ref: s.hit.text for s in run.sources}
         run.degraded = outcome.degraded
         run.missing_legs = [leg.value for leg in outcome.missing_legs]
         return AnswerSources(run.sources, run.query_used, run.degraded, run.missing_legs)
@@ -168,8 +170,7 @@ class Answers:
 
     async def _release(self, run: _Run, claim: Claim) -> AsyncIterator[AnswerEvent]:
         """Verify one claim; release its text unless the policy holds text back."""
-        passages = {s.ref: s.hit.text for s in run.sources}
-        reason = check_claim(claim, passages, self._settings.support_overlap)
+        reason = check_claim(claim, run.passages, self._settings.support_overlap)
         checked = apply_policy(claim, reason, run.policy, run.language.code)
         run.claims.append(checked)
         if run.policy is ClaimPolicy.ABSTAIN:

@@ -72,9 +72,14 @@ def check_claim(claim: Claim, passages: dict[str, str], threshold: float) -> str
     return _quote_problem(body, cited) or _fact_problem(body, cited, threshold)
 
 
+def quoted_runs(text: str) -> list[str]:
+    """The runs of a text inside quotation marks (“…”, "…" or 「…」)."""
+    return [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(text)]
+
+
 def _quote_problem(body: str, cited: str) -> str | None:
-    for match in _QUOTED.finditer(body):
-        quoted = normalise(next(g for g in match.groups() if g is not None))
+    for run in quoted_runs(body):
+        quoted = normalise(run)
         if quoted and quoted not in cited:
             return "quotes words no cited passage holds"
     return None

@@ -15,6 +15,7 @@ from app.localdb.stack import Stack, local_stack, make_key
 from schema.serving import running_server
 from tests.graph_helpers import wait_until_graphed
 from tests.graphql_client import GraphQLClient
+from tests.helpers import ingest
 
 pytestmark = pytest.mark.integration
 
@@ -55,6 +56,13 @@ def test_neo4j_down_then_back(client: GraphQLClient, outage_stack: Stack) -> Non
     assert client.http.get("/readyz").status_code == 200
 
 
+def graphed_collection(client: GraphQLClient, stack: Stack, name: str, text: str) -> None:
+    """A collection holding one document, graphed, so the graph leg has entities to seek."""
+    client.data("mutation($n: String!) { createCollection(name: $n) { id } }", n=name)
+    ingest(client, name, {"externalId": "a", "text": text})
+    wait_until_graphed(stack, name, 1)
+
+
 SEARCH = (
     "query($i: SearchInput!) { search(input: $i) { degraded missingLegs"
     " hits { discoveryMethods document { path } } } }"
@@ -62,14 +70,8 @@ SEARCH = (
 
 
 def test_search_degrades_without_neo4j(client: GraphQLClient, outage_stack: Stack) -> None:
-    client.data('mutation { createCollection(name: "degrade") { id } }')
-    client.data(
-        'mutation($d: [DocumentInput!]!) { ingestDocuments(collection: "degrade",'
-        " documents: $d, wait: true) { job { id } } }",
-        d=[{"externalId": "a", "text": "Ada Lovelace wrote the first program."}],
-    )
+    graphed_collection(client, outage_stack, "degrade", "Ada Lovelace wrote the first program.")
     query = {"collections": ["degrade"], "query": "Ada Lovelace program"}
-    wait_until_graphed(outage_stack, "degrade", 1)  # so the graph leg has entities to seek
     outage_stack.neo4j.stop()
     try:
         found = client.data(SEARCH, i=query)["search"]
@@ -93,15 +95,10 @@ ANSWER = (
 
 
 def test_answers_degrade_without_neo4j(client: GraphQLClient, outage_stack: Stack) -> None:
-    client.data('mutation { createCollection(name: "degrade-answer") { id } }')
-    client.data(
-        'mutation($d: [DocumentInput!]!) { ingestDocuments(collection: "degrade-answer",'
-        " documents: $d, wait: true) { job { id } } }",
-        d=[{"externalId": "a", "text": "Ada Lovelace wrote the first computer program."}],
-    )
+    text = "Ada Lovelace wrote the first computer program."
+    graphed_collection(client, outage_stack, "degrade-answer", text)
     # The question names a known entity, so the graph leg needs Neo4j.
     query = {"collections": ["degrade-answer"], "query": "What did Ada Lovelace write?"}
-    wait_until_graphed(outage_stack, "degrade-answer", 1)
     outage_stack.neo4j.stop()
     try:
         answer = client.data(ANSWER, i=query)["answer"]
