@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from app.localdb.scripted_llm import send_json
+
 Respond = Callable[[dict[str, Any]], object]
 
 
@@ -38,15 +40,6 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
-
-
-def send_json(handler: BaseHTTPRequestHandler, status: int, payload: object) -> None:
-    raw = json.dumps(payload).encode()
-    handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", str(len(raw)))
-    handler.end_headers()
-    handler.wfile.write(raw)
 
 
 @contextmanager

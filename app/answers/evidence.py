@@ -27,6 +27,7 @@ DENSE_WEIGHT = 0.5
 TYPE_WEIGHT = 0.3
 HEADING_SHARE = 0.5  # what a question term found only in the title or section counts
 RANK_WEIGHT = 0.05
+PREFIX = 5  # letters two terms share to count as one word family
 NUMBER_WINDOW = 20  # characters each side of a number read for the question's terms
 # A number and its unit: a Latin or Hebrew word after it, or one CJK character (25日).
 _NUMBER = re.compile(
@@ -36,6 +37,7 @@ _DATE = re.compile(
     r"\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2}|\d{1,2}\s?\S{2,12}\s\d{4}|\b\d{4}\b"
 )
 _HEADING = re.compile(r"^#")
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Evidence:
     terms: frozenset[str]
     heading: frozenset[str]  # terms of the document's title and the section
     named: list[Named] = field(default_factory=list)  # offsets into the sentence
+    read: bool = False  # whether `named` was read (the entity model runs on the best only)
     score: float = 0.0
     overlap: float = 0.0  # the question's weighted terms held, headings counting half
     own: float = 0.0  # held by the sentence itself
@@ -102,19 +105,41 @@ def overlap(
     return held / total if total else 0.0
 
 
+def passage_overlap(pool: list[Evidence], question: Question) -> float:
+    """The largest share of the question's weighted terms that one passage holds across
+    its sentences (its title and section counting half)."""
+    weight = weights(question, pool)
+    terms: dict[str, set[str]] = {}
+    headings = {e.source.ref: e.heading for e in pool}
+    for evidence in pool:
+        terms.setdefault(evidence.source.ref, set()).update(evidence.terms)
+    held = (overlap(frozenset(t), weight, headings[ref]) for ref, t in terms.items())
+    return max(held, default=0.0)
+
+
 def score(pool: list[Evidence], question: Question, dense: list[float]) -> None:
     """Score every sentence in place; `dense` is each one's cosine to the question."""
     weight = weights(question, pool)
     for evidence, similarity in zip(pool, dense, strict=True):
         evidence.own = overlap(evidence.terms, weight)
         evidence.overlap = overlap(evidence.terms, weight, evidence.heading)
-        typed = bool(values(evidence, question, question.answer_type))
+        typed = _typed(evidence, question)
         evidence.score = (
             evidence.overlap
             + DENSE_WEIGHT * similarity
             + TYPE_WEIGHT * typed
             + RANK_WEIGHT / (1 + evidence.rank)
         )
+
+
+def _typed(evidence: Evidence, question: Question) -> bool:
+    """Whether the sentence holds a value of the type asked for. Any name is too weak a
+    sign for ENTITY: there the name must carry the question's head noun."""
+    found = values(evidence, question, question.answer_type)
+    if question.answer_type is AnswerType.ENTITY:
+        head = question.head
+        return head is not None and any(_holds_the_head(v.text, head) for v in found)
+    return bool(found)
 
 
 def values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[Value]:
@@ -129,7 +154,49 @@ def values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[V
         return []
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
+    terms = frozenset(question.terms)
+    found.sort(key=lambda n: (not _names_the_head(n, question), -nearness(evidence, n, terms)))
     return [_with_parts(evidence.text, n, evidence.named) for n in found]
+
+
+def nearness(evidence: Evidence, named: Named, terms: frozenset[str]) -> float:
+    """How close a name stands to the given terms in the sentence: each word related to
+    one of them counts 1 / (1 + the words between). "written by David Weissman" answers
+    who wrote, though the director is named first."""
+    words = list(_WORD.finditer(evidence.text))
+    inside = [i for i, w in enumerate(words) if named.start <= w.start() < named.end]
+    if not inside:
+        return 0.0
+    held = [i for i, w in enumerate(words) if i not in inside and _relates(w.group(), terms)]
+
+    def between(i: int) -> int:
+        return max(inside[0] - i, i - inside[-1]) - 1
+
+    return sum(1 / (1 + between(i)) for i in held)
+
+
+def related_terms(terms: frozenset[str], wanted: frozenset[str]) -> frozenset[str]:
+    """The wanted terms that one of `terms` matches or shares its first letters with."""
+    return frozenset(w for w in wanted if any(_alike(w, t) for t in terms))
+
+
+def _relates(word: str, wanted: frozenset[str]) -> bool:
+    return any(_alike(t, w) for t in analyze(word) for w in wanted)
+
+
+def _alike(a: str, b: str) -> bool:
+    """One stem, or one word family by its first five letters: direct and director,
+    perform and performer (the stemmer keeps agent nouns apart)."""
+    return a == b or (min(len(a), len(b)) >= PREFIX and a[:PREFIX] == b[:PREFIX])
+
+
+def _names_the_head(named: Named, question: Question) -> bool:
+    """ "Fairfax County" answers "what county" before any other place does."""
+    return question.head is not None and _holds_the_head(named.text, question.head)
+
+
+def _holds_the_head(text: str, head: str) -> bool:
+    return bool(set(analyze(head)) & set(analyze(text)))
 
 
 def _with_parts(text: str, named: Named, everything: list[Named]) -> Value:

@@ -22,8 +22,17 @@ from collections.abc import AsyncIterator
 import numpy as np
 
 from app.answers import labels
+from app.answers.bridges import Hop, best_hop, bridge_passages
 from app.answers.composer import ComposeContext
-from app.answers.evidence import Evidence, Value, gather, score, values
+from app.answers.evidence import (
+    Evidence,
+    Value,
+    gather,
+    passage_overlap,
+    related_terms,
+    score,
+    values,
+)
 from app.answers.question import AnswerType, Comparison, Prefer, Question
 from app.answers.results import Claim, Draft, Quote
 from app.models.embedders import Embedders
@@ -32,12 +41,11 @@ from ingest.dates import parse_date
 
 FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similarity is high
 DENSE_FLOOR = (0.25, 0.55)  # overlap and similarity that pass together
+PASSAGE_FLOOR = 0.5  # least term overlap of the best passage, all its sentences together
 CONTEXT_QUOTES = 2
 NER_SENTENCES = 16  # sentences whose entities are read, besides a comparison's sides
+BRIDGE_SENTENCES = 16  # more, of the passages about a bridge those name
 EXCEPTION_SHARE = 0.5  # of the answer's question terms an exception must hold too
-BRIDGE_LABELS = frozenset(
-    {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "NORP", "LAW"}
-)
 _EXCEPTION = re.compile(
     r"\b(unless|except|however|but|not|no longer|never)\b"
     r"|אלא אם|למעט|אך |אינו|אינה|ただし|除き|ない",
@@ -63,17 +71,25 @@ class ExtractiveComposer:
             return Draft(abstain_reason="NO_CONTEXT")
         dense = await self._similarities(context, pool)
         score(pool, context.question, dense)
-        read = _worth_reading(pool, context.question)
-        named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in read])
-        for evidence, found in zip(read, named, strict=True):
-            evidence.named = found
+        await self._read_entities(_worth_reading(pool, context.question))
         score(pool, context.question, dense)
         ranked = sorted(pool, key=lambda e: -e.score)
+        if context.question.comparison is None:
+            unread = [e for e in bridge_passages(ranked, context.question) if not e.read]
+            await self._read_entities(unread[:BRIDGE_SENTENCES])
+            score(pool, context.question, dense)
+            ranked = sorted(pool, key=lambda e: -e.score)
         comparison = context.question.comparison is not None
-        if not comparison and not _passes_floor(ranked[0], dense[pool.index(ranked[0])]):
+        floor = _passes_floor(pool, dense, context.question)
+        if not comparison and not floor:
             return Draft(abstain_reason="NO_CONTEXT")
         draft = _Composition(context, ranked).draft()
         return draft if draft.claims else Draft(abstain_reason="NO_CONTEXT", gaps=draft.gaps)
+
+    async def _read_entities(self, pool: list[Evidence]) -> None:
+        named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in pool])
+        for evidence, found in zip(pool, named, strict=True):
+            evidence.named, evidence.read = found, True
 
     async def _similarities(self, context: ComposeContext, pool: list[Evidence]) -> list[float]:
         embedder = self._embedders.get(context.embedding_model)
@@ -91,9 +107,17 @@ def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:
     return list({id(e): e for e in [*best, *about]}.values())
 
 
-def _passes_floor(best: Evidence, similarity: float) -> bool:
+def _passes_floor(pool: list[Evidence], dense: list[float], question: Question) -> bool:
+    """Enough of the question in one sentence (or some of it in a sentence that is close
+    in meaning), or in one passage across its sentences: a long question's terms are spread
+    over the passage that answers it."""
     low_overlap, high_similarity = DENSE_FLOOR
-    return best.overlap >= FLOOR or (best.overlap >= low_overlap and similarity >= high_similarity)
+    for evidence, similarity in zip(pool, dense, strict=True):
+        if evidence.overlap >= FLOOR:
+            return True
+        if evidence.overlap >= low_overlap and similarity >= high_similarity:
+            return True
+    return passage_overlap(pool, question) >= PASSAGE_FLOOR
 
 
 class _Composition:
@@ -121,54 +145,18 @@ class _Composition:
         best = self.ranked[0]
         wanted = self.question.answer_type
         found = values(best, self.question, wanted)
-        hop = self._hop(best, wanted, bool(found))
+        hop = None if found and not _missing(best, self.question) else self._hop(bool(found))
         if hop is not None:
-            return [(best, None), hop]
+            return [(hop.anchor, None), (hop.answer, hop.value)]
         if wanted not in (AnswerType.ANY, AnswerType.YES_NO) and not found:
             self._gap(labels.gap(self.context.language, wanted))
         return [(best, found[0] if found else None)]
 
-    def _hop(
-        self, first: Evidence, wanted: AnswerType, has_value: bool
-    ) -> tuple[Evidence, Value | None] | None:
-        """The best sentence of another document that names an entity of `first` and holds
-        what `first` lacks: the value asked for, or the question's remaining terms."""
-        missing = {t for t in self.question.terms if t not in first.terms}
-        if has_value and not missing:
-            return None
-        bridges = [n.text.casefold() for n in first.named if n.label in BRIDGE_LABELS]
-        bridges = [b for b in bridges if b not in self.question.text.casefold()]
-        options = [
-            option
-            for other in self.ranked[1:]
-            if (option := self._hop_option(first, other, bridges, missing, has_value))
-        ]
-        if not options:
-            return None
-        _, _, chosen, value = max(options, key=lambda o: (o[0], o[1]))
-        return chosen, value
-
-    def _hop_option(
-        self,
-        first: Evidence,
-        other: Evidence,
-        bridges: list[str],
-        missing: set[str],
-        has_value: bool,
-    ) -> tuple[int, float, Evidence, Value | None] | None:
-        wanted = self.question.answer_type
-        if other.source.hit.document.id == first.source.hit.document.id:
-            return None
-        if not _mentions_any(other, bridges):
-            return None
-        found = [
-            v for v in values(other, self.question, wanted) if v.text.casefold() not in bridges
-        ]
-        covers = len(missing & other.terms)
-        typed = wanted not in (AnswerType.ANY, AnswerType.YES_NO)
-        if (typed and not found) or ((has_value or not typed) and covers == 0):
-            return None
-        return covers, other.score, other, found[0] if found else None
+    def _hop(self, has_value: bool) -> Hop | None:
+        """A bridge hop, unless the best sentence has the value and the hop has not
+        earned its place over it."""
+        hop = best_hop(self.ranked, self.question)
+        return None if hop is None or (has_value and not hop.earned) else hop
 
     def _compare(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         found = [self._side(side, comparison.value) for side in comparison.sides]
@@ -203,15 +191,22 @@ class _Composition:
         return None
 
     def _claims(self, chain: list[tuple[Evidence, Value | None]]) -> list[Claim]:
-        claims = []
+        """One claim per sentence of the chain. The short answer leads the claim whose
+        sentence holds it; a comparison's verdict leads the first and cites every side."""
         short = self.draft_.short_answer
         direct = self.question.comparison is None
         if direct and short is None and chain and chain[-1][1] is not None:
             short = self.draft_.short_answer = chain[-1][1].text
+        leading = len(chain) - 1 if direct else 0
+        claims = []
         for index, (evidence, _) in enumerate(chain):
-            lead = f"{short} — " if short and index == 0 else ""
-            text = f"{lead}{_quoted(evidence.text, self.context.language)} {evidence.source.marker}"
-            claims.append(Claim(text, (evidence.source.ref,)))
+            refs = [evidence.source.ref]
+            if index == leading and not direct:
+                refs = list(dict.fromkeys(e.source.ref for e, _ in chain))
+            lead = f"{short} — " if short and index == leading else ""
+            markers = " ".join(f"[[{ref}]]" for ref in refs)
+            text = f"{lead}{_quoted(evidence.text, self.context.language)} {markers}"
+            claims.append(Claim(text, tuple(refs)))
         return claims
 
     def _context(self, used: list[Evidence]) -> list[Evidence]:
@@ -285,10 +280,9 @@ def _about(evidence: Evidence) -> str:
     return f"{hit.text}\n{hit.section or ''}\n{hit.document.title}".casefold()
 
 
-def _mentions_any(evidence: Evidence, names: list[str]) -> bool:
-    text = evidence.text.casefold()
-    title = evidence.source.hit.document.title.casefold()
-    return any(n in text or n == title for n in names)
+def _missing(evidence: Evidence, question: Question) -> frozenset[str]:
+    terms = frozenset(question.terms)
+    return terms - related_terms(evidence.terms | evidence.heading, terms)
 
 
 def _near(evidence: Evidence, answer: Evidence) -> bool:

@@ -21,6 +21,9 @@ class AnswerType(StrEnum):
     NUMBER = "NUMBER"
     ORGANISATION = "ORGANISATION"
     NATIONALITY = "NATIONALITY"
+    WORK = "WORK"  # a film, a book, a song, a series
+    EVENT = "EVENT"
+    ENTITY = "ENTITY"  # "what X" of an X no type covers: any name but a date or number
     YES_NO = "YES_NO"
     ANY = "ANY"
 
@@ -40,7 +43,58 @@ LABELS: dict[AnswerType, frozenset[str]] = {
     AnswerType.PLACE: frozenset({"GPE", "LOC", "FAC"}),
     AnswerType.ORGANISATION: frozenset({"ORG"}),
     AnswerType.NATIONALITY: frozenset({"NORP", "GPE"}),
+    AnswerType.WORK: frozenset({"WORK_OF_ART", "PRODUCT", "ORG"}),
+    AnswerType.EVENT: frozenset({"EVENT"}),
+    AnswerType.ENTITY: frozenset(
+        {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "NORP", "LAW"}
+        | {"LANGUAGE"}
+    ),
 }
+
+# The head noun of "what X" / "which X" says what X is: general English nouns, by kind.
+_KINDS: dict[AnswerType, str] = {
+    AnswerType.PERSON: (
+        "actor actress artist athlete author bassist boxer captain cartoonist chef coach"
+        " comedian composer conductor dancer designer director drummer economist editor"
+        " emperor engineer explorer filmmaker footballer founder general guitarist host"
+        " illustrator inventor journalist judge king lawyer leader lyricist man manager"
+        " mathematician member model monarch musician novelist painter person philosopher"
+        " photographer physicist pianist pilot player poet politician president priest"
+        " prince princess producer professor queen rapper ruler saint scientist screenwriter"
+        " sculptor senator singer soldier songwriter star writer woman wrestler"
+    ),
+    AnswerType.PLACE: (
+        "airport area borough capital city continent country county district island lake"
+        " location mountain municipality nation neighborhood neighbourhood park peninsula"
+        " province region river sea state suburb territory town valley village"
+        " arena bridge building canal castle cathedral church hotel museum stadium station"
+        " venue"
+    ),
+    AnswerType.ORGANISATION: (
+        "agency airline band brand business church club college company conference"
+        " corporation firm franchise group label league network newspaper organisation"
+        " organization party publisher school studio team university"
+    ),
+    AnswerType.WORK: (
+        "album book comic film game magazine movie musical novel opera painting play poem"
+        " programme program series show single sitcom song"
+    ),
+    AnswerType.EVENT: "battle championship competition election event festival tournament war",
+    AnswerType.NUMBER: (
+        "age amount capacity count distance height length number population size total weight"
+    ),
+}
+_HEAD_KIND = {noun: kind for kind, nouns in _KINDS.items() for noun in nouns.split()}
+_WH_PHRASE = re.compile(
+    r"\b(?:what|which)\s+(?:(?:is|was|are|were)\s+(?:the\s+)?"
+    r"(?:(?:name|title)\s+of\s+(?:the\s+|an?\s+)?)?)?"
+    r"(?P<words>(?:[\w'-]+,?\s+){0,5}[\w'-]+)",
+    re.I,
+)
+_PHRASE_ENDS = frozenset(
+    "is was are were be been did does do has had have can could will would may might"
+    " of in on at to from for by with that which who whom whose where when as and or".split()
+)
 
 _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (
@@ -100,6 +154,10 @@ _SIDES = (
         r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+(?:or|and)\s+(?P<b>[^,?]+?)\s*\??\s*$",
         re.I,
     ),
+    # "Who is younger Keith Bostic or Jerry Glanville?": the capitalised run before "or"
+    re.compile(
+        r"(?P<a>(?:[A-Z0-9][\w'.&-]*\s+)*?[A-Z0-9][\w'.&-]*)\s+or\s+(?P<b>[A-Z0-9][^,?]*?)\s*\?\s*$"
+    ),
     re.compile(r"(?P<a>[^\s,]+)\s+או\s+(?P<b>[^\s?]+)"),
     re.compile(r"(?P<a>[^\s、,]+?)(?:と|か)(?P<b>[^\s、,]+?)(?:の|では|は|、|,)"),
 )
@@ -144,13 +202,54 @@ class Question:
     comparison: Comparison | None
     terms: tuple[str, ...]  # content terms: the analyzer's, question words left out
     unit: str | None = None  # what a "how many" counts, as an analyzer term (day, 日)
+    head: str | None = None  # the noun of "what X": county, film, director
+
+
+def _head(text: str) -> tuple[int, str, AnswerType] | None:
+    """Where the question's "what X" or "which X" phrase starts, its head noun and the
+    noun's kind. The phrase ends at a verb, a preposition or a comma; its head is its last
+    noun of a known kind ("which American film director hosted"), else its last word,
+    which asks for a name (ENTITY). Such a phrase counts from its end, so that a cue
+    inside it ("what nationality") comes first."""
+    found = _WH_PHRASE.search(text)
+    if found is None:
+        return None
+    known, last, end = None, None, found.start("words")
+    for word in re.finditer(r"[\w'-]+,?", found.group("words")):
+        bare = word.group().rstrip(",").casefold()
+        if bare in _PHRASE_ENDS:
+            break
+        plural = bare.endswith("s") and bare[:-1] in _HEAD_KIND
+        last, end = (bare[:-1] if plural else bare), word.end()
+        known = last if last in _HEAD_KIND else known
+        if word.group().endswith(","):
+            break
+    if known is not None:
+        return found.start(), known, _HEAD_KIND[known]
+    if last is None:
+        return None
+    return found.start("words") + end, last, AnswerType.ENTITY
+
+
+def _answer_type(text: str) -> tuple[AnswerType, str | None]:
+    """The type of the question's first question word: a cue, or the kind of the noun of
+    "what X"; "who" later in "what position did the woman who…" does not count."""
+    cues = [(m.start(), i, t) for i, (p, t) in enumerate(_CUES) if (m := p.search(text))]
+    phrase = _head(text)
+    if phrase is not None:
+        cues.append((phrase[0], len(_CUES), phrase[2]))
+    if not cues:
+        return AnswerType.ANY, None
+    start, _, answer_type = min(cues, key=lambda c: (c[0], c[1]))
+    head = phrase[1] if phrase is not None and phrase[0] == start else None
+    return answer_type, head
 
 
 def read_question(text: str) -> Question:
-    answer_type = next((t for pattern, t in _CUES if pattern.search(text)), AnswerType.ANY)
+    answer_type, head = _answer_type(text)
     comparison = _comparison(text, answer_type)
     terms = tuple(dict.fromkeys(t for t in analyze(text) if _is_content(t)))
-    return Question(text, answer_type, comparison, terms, _unit(text))
+    return Question(text, answer_type, comparison, terms, _unit(text), head)
 
 
 def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:

@@ -9,11 +9,11 @@ from typing import Any
 import httpx
 import pytest
 
+from app.localdb.scripted_llm import Reply, ScriptedLlm, ref_of, scripted_llm
 from app.localdb.stack import Stack
 from app.settings import Settings
 from schema.serving import running_server
 from tests.app.answers.test_answers import ANSWER, STREAM
-from tests.fake_llm import FakeLlm, Reply, fake_llm, ref_of
 from tests.graphql_client import GraphQLClient
 from tests.graphql_ws import open_ws, subscribe
 from tests.helpers import ingest, new_collection
@@ -47,8 +47,10 @@ def inventive(body: dict[str, Any]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def served(stack: Stack, tenant_key_module: str) -> Iterator[tuple[GraphQLClient, FakeLlm, str]]:
-    with fake_llm(Reply(build=honest)) as llm:
+def served(
+    stack: Stack, tenant_key_module: str
+) -> Iterator[tuple[GraphQLClient, ScriptedLlm, str]]:
+    with scripted_llm(Reply(build=honest)) as llm:
         env = {
             **stack.env(),
             "TRELLIS_LLM_URL": llm.url,
@@ -81,12 +83,12 @@ def ask(gql: GraphQLClient, name: str) -> dict[str, Any]:
     return answer
 
 
-def script(llm: FakeLlm, *replies: Reply) -> None:
+def script(llm: ScriptedLlm, *replies: Reply) -> None:
     llm.replies[:] = [*replies, Reply(build=honest)]
 
 
 def test_a_supported_llm_answer_keeps_its_quote_and_reports_usage(
-    served: tuple[GraphQLClient, FakeLlm, str],
+    served: tuple[GraphQLClient, ScriptedLlm, str],
 ) -> None:
     gql, llm, _ = served
     script(llm)
@@ -101,14 +103,14 @@ def test_a_supported_llm_answer_keeps_its_quote_and_reports_usage(
     assert "[[SRC:0001]]" in prompt[-1]["content"] and "exactly" in prompt[0]["content"]
 
 
-def test_models_list_the_configured_llm(served: tuple[GraphQLClient, FakeLlm, str]) -> None:
+def test_models_list_the_configured_llm(served: tuple[GraphQLClient, ScriptedLlm, str]) -> None:
     gql, _, _ = served
     names = [m["name"] for m in gql.data("{ answerModels { name } }")["answerModels"]]
     assert names == ["extractive", MODEL]
 
 
 def test_remove_drops_an_invented_quote_and_an_unsupported_claim(
-    served: tuple[GraphQLClient, FakeLlm, str],
+    served: tuple[GraphQLClient, ScriptedLlm, str],
 ) -> None:
     gql, llm, _ = served
     script(llm, Reply(build=inventive))
@@ -120,7 +122,7 @@ def test_remove_drops_an_invented_quote_and_an_unsupported_claim(
     assert "9000" in answer["claims"][2]["reason"]
 
 
-def test_caveat_keeps_them_marked(served: tuple[GraphQLClient, FakeLlm, str]) -> None:
+def test_caveat_keeps_them_marked(served: tuple[GraphQLClient, ScriptedLlm, str]) -> None:
     gql, llm, _ = served
     script(llm, Reply(build=inventive))
     answer = ask(gql, collection(gql, "CAVEAT"))
@@ -130,7 +132,7 @@ def test_caveat_keeps_them_marked(served: tuple[GraphQLClient, FakeLlm, str]) ->
 
 
 def test_abstain_turns_the_answer_into_an_abstention(
-    served: tuple[GraphQLClient, FakeLlm, str],
+    served: tuple[GraphQLClient, ScriptedLlm, str],
 ) -> None:
     gql, llm, _ = served
     script(llm, Reply(build=inventive))
@@ -140,7 +142,7 @@ def test_abstain_turns_the_answer_into_an_abstention(
 
 
 def test_the_stream_never_sends_a_removed_claim(
-    served: tuple[GraphQLClient, FakeLlm, str], tenant_key_module: str
+    served: tuple[GraphQLClient, ScriptedLlm, str], tenant_key_module: str
 ) -> None:
     gql, llm, url = served
     name = collection(gql, "REMOVE")
@@ -158,7 +160,7 @@ def test_the_stream_never_sends_a_removed_claim(
 
 
 def test_a_429_before_the_first_token_is_retried(
-    served: tuple[GraphQLClient, FakeLlm, str],
+    served: tuple[GraphQLClient, ScriptedLlm, str],
 ) -> None:
     gql, llm, _ = served
     name = collection(gql)
@@ -166,7 +168,7 @@ def test_a_429_before_the_first_token_is_retried(
     assert not ask(gql, name)["abstained"]
 
 
-def test_a_slow_first_token_is_waited_for(served: tuple[GraphQLClient, FakeLlm, str]) -> None:
+def test_a_slow_first_token_is_waited_for(served: tuple[GraphQLClient, ScriptedLlm, str]) -> None:
     gql, llm, _ = served
     name = collection(gql)
     script(llm, Reply(build=honest, first_delay=1.0))
@@ -174,7 +176,7 @@ def test_a_slow_first_token_is_waited_for(served: tuple[GraphQLClient, FakeLlm, 
 
 
 def test_a_failure_mid_stream_is_provider_unavailable(
-    served: tuple[GraphQLClient, FakeLlm, str],
+    served: tuple[GraphQLClient, ScriptedLlm, str],
 ) -> None:
     gql, llm, _ = served
     name = collection(gql)

@@ -20,10 +20,37 @@ from app.answers.question import AnswerType, Prefer, read_question
         ("כמה ימי חופשה יש?", AnswerType.NUMBER),
         ("有給休暇は何日ですか？", AnswerType.NUMBER),
         ("担当者は誰ですか？", AnswerType.PERSON),
+        ("Which county is the depot in?", AnswerType.PLACE),
+        ("What documentary series did the studio release?", AnswerType.WORK),
+        ("Which war ended the treaty?", AnswerType.EVENT),
+        ("What nationality is the director of the film?", AnswerType.NATIONALITY),
     ],
 )
 def test_the_answer_type(text: str, expected: AnswerType) -> None:
     assert read_question(text).answer_type is expected
+
+
+def test_the_head_noun_of_a_what_phrase_is_its_last_known_noun() -> None:
+    question = read_question("Which American film director hosted the awards in 2002?")
+    assert question.answer_type is AnswerType.PERSON and question.head == "director"
+    assert read_question("The depot is located in what county?").head == "county"
+    named = read_question("What is the name of the fight song of the university?")
+    assert named.answer_type is AnswerType.WORK and named.head == "song"
+
+
+def test_the_first_question_word_decides_not_a_later_relative_one() -> None:
+    """ "who" in "the woman who portrayed" does not make the question ask for a person."""
+    question = read_question("What position was held by the woman who portrayed Corliss?")
+    assert question.answer_type is AnswerType.ENTITY and question.head == "position"
+    assert read_question("In which year was the king who made the honours born?").answer_type is (
+        AnswerType.DATE
+    )
+
+
+def test_sides_without_a_comma_are_the_capitalised_names_around_or() -> None:
+    question = read_question("who is younger Keith Bostic or Jerry Glanville ?")
+    assert question.comparison is not None
+    assert question.comparison.sides == ("Keith Bostic", "Jerry Glanville")
 
 
 def test_a_comparison_has_two_sides_and_a_direction() -> None:

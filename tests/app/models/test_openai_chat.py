@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
+from app.localdb.scripted_llm import Reply, scripted_llm
 from app.localdb.stack import free_port
 from app.models.chat import ChatMessage, ChatProviderError, ChatText, ChatUsage
 from app.models.openai_chat import OpenAIChat
-from tests.fake_llm import Reply, fake_llm
 
 HELLO = [ChatMessage("user", "hello")]
 
@@ -26,7 +26,7 @@ def collect(url: str, model: str = "m") -> list[ChatText | ChatUsage]:
 
 
 def test_text_streams_then_usage() -> None:
-    with fake_llm(Reply(["Hel", "lo."], usage=(7, 2))) as server:
+    with scripted_llm(Reply(["Hel", "lo."], usage=(7, 2))) as server:
         items = collect(server.url)
     assert [i.text for i in items if isinstance(i, ChatText)] == ["Hel", "lo."]
     assert items[-1] == ChatUsage(7, 2)
@@ -37,25 +37,28 @@ def test_text_streams_then_usage() -> None:
 
 
 def test_a_429_is_retried_before_the_first_token() -> None:
-    with fake_llm(Reply(status=429), Reply(status=503), Reply(["ok."])) as server:
+    with scripted_llm(Reply(status=429), Reply(status=503), Reply(["ok."])) as server:
         items = collect(server.url)
     assert [i.text for i in items if isinstance(i, ChatText)] == ["ok."]
     assert len(server.requests) == 3
 
 
 def test_refusing_every_attempt_is_an_error() -> None:
-    with fake_llm(Reply(status=500)) as server, pytest.raises(ChatProviderError, match="500"):
+    with scripted_llm(Reply(status=500)) as server, pytest.raises(ChatProviderError, match="500"):
         collect(server.url)
 
 
 def test_a_break_mid_stream_is_an_error() -> None:
     reply = Reply(["one. ", "two."], cut_after=1)
-    with fake_llm(reply) as server, pytest.raises(ChatProviderError, match=r"mid-answer|without"):
+    with (
+        scripted_llm(reply) as server,
+        pytest.raises(ChatProviderError, match=r"mid-answer|without"),
+    ):
         collect(server.url)
 
 
 def test_a_slow_first_token_still_arrives() -> None:
-    with fake_llm(Reply(["late."], first_delay=1.0)) as server:
+    with scripted_llm(Reply(["late."], first_delay=1.0)) as server:
         items = collect(server.url)
     assert ChatText("late.") in items
 

@@ -1,4 +1,5 @@
-"""A small local server that speaks the OpenAI chat streaming protocol, for tests.
+"""A small local server that speaks the OpenAI chat streaming protocol and replies from a
+script: the provider of the LLM tests, and the fixed-rate one of the verification benchmark.
 
 Each request takes the next scripted reply: an error status, or SSE chunks of text (one
 `data:` event each), a usage chunk and `data: [DONE]`; a reply can wait before its first
@@ -15,8 +16,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-
-from tests._json_server import send_json
 
 
 @dataclass
@@ -39,9 +38,19 @@ def ref_of(body: dict[str, Any], phrase: str) -> str:
     raise AssertionError(f"no passage holds {phrase!r}")
 
 
-class FakeLlm(ThreadingHTTPServer):
+def send_json(handler: BaseHTTPRequestHandler, status: int, payload: object) -> None:
+    raw = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(raw)))
+    handler.end_headers()
+    handler.wfile.write(raw)
+
+
+class ScriptedLlm(ThreadingHTTPServer):
     replies: list[Reply]
     requests: list[dict[str, Any]]
+    sent: list[list[float]]  # per streamed request, when each piece went out (perf_counter)
 
     @property
     def url(self) -> str:
@@ -49,7 +58,7 @@ class FakeLlm(ThreadingHTTPServer):
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: FakeLlm
+    server: ScriptedLlm
     protocol_version = "HTTP/1.1"
 
     def do_POST(self) -> None:
@@ -71,11 +80,14 @@ class _Handler(BaseHTTPRequestHandler):
         model = body["model"]
         pieces = reply.build(body) if reply.build else reply.pieces
         time.sleep(reply.first_delay)
+        sent: list[float] = []
+        self.server.sent.append(sent)
         for index, piece in enumerate(pieces):
             if reply.cut_after is not None and index >= reply.cut_after:
                 self.connection.close()
                 return
             self._event({"model": model, "choices": [{"index": 0, "delta": {"content": piece}}]})
+            sent.append(time.perf_counter())
             time.sleep(reply.piece_delay)
         prompt, completion = reply.usage
         usage = {"prompt_tokens": prompt, "completion_tokens": completion}
@@ -92,9 +104,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def fake_llm(*replies: Reply) -> Iterator[FakeLlm]:
-    server = FakeLlm(("127.0.0.1", 0), _Handler)
-    server.replies, server.requests = list(replies) or [Reply()], []
+def scripted_llm(*replies: Reply) -> Iterator[ScriptedLlm]:
+    server = ScriptedLlm(("127.0.0.1", 0), _Handler)
+    server.replies, server.requests, server.sent = list(replies) or [Reply()], [], []
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

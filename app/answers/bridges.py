@@ -1,0 +1,106 @@
+"""Bridge hops for multi-hop questions: one passage names an entity (the bridge), and a
+passage about that entity holds the answer. "Where was the director of film X born?": X's
+passage says "directed by D"; D's passage gives the place.
+
+A hop is scored by what it adds: the question's terms the anchor sentence lacks that the
+answer sentence holds, whether the answer's passage is about the bridge (its title names
+it), how close the bridge stands to the question's words in the anchor ("directed by D"
+for "the director"), then the two sentences' own scores. Arithmetic on values the composer
+gives; no model runs here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.answers.evidence import Evidence, Value, nearness, related_terms, values
+from app.answers.question import AnswerType, Question
+from ingest.extraction import Named
+
+ANCHORS = 8  # best sentences read for bridge names
+# Names that have passages of their own; not nationalities, which every passage shares.
+BRIDGE_LABELS = frozenset(
+    {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW"}
+)
+
+
+@dataclass(frozen=True)
+class Hop:
+    anchor: Evidence  # names the bridge
+    answer: Evidence  # about the bridge, holds the value
+    value: Value | None
+    adds: int  # question terms the answer holds that the anchor lacks
+    about: bool  # the answer's passage is the bridge's own
+    relation: float  # how near the bridge stands to the question's words in the anchor
+    key: tuple[int, bool, float, float]
+
+    @property
+    def earned(self) -> bool:
+        """Worth taking over a value the best sentence has: it adds terms, or it follows
+        the relation the question names into the bridge's own passage."""
+        return self.adds > 0 or (self.about and self.relation > 0)
+
+
+def bridge_names(anchor: Evidence, question: Question) -> list[Named]:
+    """The entities of a sentence the question does not name itself."""
+    asked = question.text.casefold()
+    return [n for n in anchor.named if n.label in BRIDGE_LABELS and n.text.casefold() not in asked]
+
+
+def about(evidence: Evidence, name: str) -> bool:
+    """Whether the sentence's passage is the bridge's own: its title or its section
+    starts with the name."""
+    hit, key = evidence.source.hit, name.casefold()
+    return any((h or "").casefold().startswith(key) for h in (hit.document.title, hit.section))
+
+
+def bridge_passages(ranked: list[Evidence], question: Question) -> list[Evidence]:
+    """The sentences of passages about a bridge named in the best sentences: where the
+    answer of a hop is read from."""
+    names = [n.text for a in ranked[:ANCHORS] for n in bridge_names(a, question)]
+    return [e for e in ranked if any(about(e, name) for name in names)]
+
+
+def best_hop(ranked: list[Evidence], question: Question) -> Hop | None:
+    hops = [hop for anchor in ranked[:ANCHORS] for hop in _hops(anchor, ranked, question)]
+    return max(hops, key=lambda h: h.key, default=None)
+
+
+def _hops(anchor: Evidence, ranked: list[Evidence], question: Question) -> list[Hop]:
+    terms = frozenset(question.terms)
+    held = related_terms(anchor.terms | anchor.heading, terms)
+    # The relation is read off the question's words other than the anchor's subject.
+    relational = terms - related_terms(anchor.heading, terms)
+    typed = question.answer_type not in (AnswerType.ANY, AnswerType.YES_NO)
+    found = []
+    for name in bridge_names(anchor, question):
+        relation = nearness(anchor, name, relational)
+        for other in ranked:
+            if not _follows(anchor, other, name):
+                continue
+            value = _value(other, name, question)
+            adds = related_terms(other.terms | other.heading, terms - held)
+            if (typed and value is None) or (not typed and not adds):
+                continue
+            own = about(other, name.text)
+            key = (len(held | adds), own, relation, anchor.score + other.score)
+            found.append(Hop(anchor, other, value, len(adds), own, relation, key))
+    return found
+
+
+def _follows(anchor: Evidence, other: Evidence, name: Named) -> bool:
+    """A sentence of another passage that names the bridge or is about it."""
+    if other.source.hit.document.id == anchor.source.hit.document.id:
+        return False
+    return name.text.casefold() in other.text.casefold() or about(other, name.text)
+
+
+def _value(other: Evidence, name: Named, question: Question) -> Value | None:
+    """The sentence's value of the type asked for, the bridge itself left out."""
+    bridge = name.text.casefold()
+    found = [
+        v
+        for v in values(other, question, question.answer_type)
+        if v.text.casefold() not in bridge and bridge not in v.text.casefold()
+    ]
+    return found[0] if found else None

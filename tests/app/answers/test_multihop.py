@@ -1,0 +1,76 @@
+"""Multi-hop answers of the extractive composer on a small corpus written for the purpose:
+the answer sits in the passage of an entity the question never names (the bridge)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.app.answers.test_answers import ask
+from tests.graphql_client import GraphQLClient
+from tests.helpers import ingest, new_collection
+
+pytestmark = pytest.mark.integration
+
+PAGES = {  # titled by their keys; the markdown headings would serve as well
+    "blue-lantern": "# Blue Lantern\n\nBlue Lantern is a 1961 Norwegian drama film directed by"
+    " Maren Olsvik and starring Per Aasen. It was shot on the coast near Ålesund.\n",
+    "maren-olsvik": "# Maren Olsvik\n\nMaren Olsvik (4 May 1920 – 2 June 1990) was a Norwegian"
+    " film director and screenwriter. She was born in Bergen and trained as a painter.\n",
+    "per-aasen": "# Per Aasen\n\nPer Aasen (born 12 March 1931 in Trondheim) is a Norwegian"
+    " actor of stage and screen.\n",
+    "red-lantern": "# Red Lantern\n\nRed Lantern is a 1975 Danish thriller film directed by"
+    " Ivo Marsh.\n",
+    "ivo-marsh": "# Ivo Marsh\n\nIvo Marsh (born 1938 in Leeds) was an English director of"
+    " thrillers.\n",
+    "harbour-museum": "# Harbour Museum\n\nThe Harbour Museum is a maritime museum in Fjordby,"
+    " a town in Vestland County. It opened in 1952.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def films(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    gql = GraphQLClient(http, tenant_key_module)
+    name = new_collection(gql)
+    docs = [
+        {
+            "externalId": key,
+            "title": key.replace("-", " ").title(),
+            "text": text,
+            "contentType": "text/markdown",
+        }
+        for key, text in PAGES.items()
+    ]
+    assert ingest(gql, name, *docs)["job"]["failed"] == 0
+    return gql, name
+
+
+def short(films: tuple[GraphQLClient, str], query: str) -> tuple[str | None, dict[str, Any]]:
+    answer = ask(films, query)
+    return answer["brief"]["shortAnswer"], answer
+
+
+def test_the_answer_is_read_in_the_passage_of_the_bridge(
+    films: tuple[GraphQLClient, str],
+) -> None:
+    found, answer = short(films, "Where was the director of film Blue Lantern born?")
+    assert found == "Bergen"
+    cited = {s["document"]["title"] for s in answer["sources"] if s["cited"]}
+    assert cited == {"Blue Lantern", "Maren Olsvik"}  # the film names her; her page says where
+
+
+def test_the_bridge_is_the_entity_the_question_relates_to(
+    films: tuple[GraphQLClient, str],
+) -> None:
+    """The film's passage names two people; the director, not the actor, is followed."""
+    found, _ = short(films, "When did the director of film Blue Lantern die?")
+    assert found == "2 June 1990"
+
+
+def test_a_what_noun_question_asks_for_that_kind_of_name(
+    films: tuple[GraphQLClient, str],
+) -> None:
+    found, _ = short(films, "The Harbour Museum is in which county?")
+    assert found == "Vestland County"
