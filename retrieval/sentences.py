@@ -1,6 +1,7 @@
 """Sentences of a passage with their character offsets, for quoting it word for word.
 
-Boundaries: sentence punctuation (Latin, Hebrew and CJK) followed by a space or the end; a
+Boundaries: sentence punctuation (Latin, Hebrew and CJK) followed by a space or the end,
+except the period of an initial or a title; a
 blank line; a line that starts a list item or a heading; and a short line that ends without
 punctuation (a heading or a `Field: value` line) unless the next line starts in lower case
 or with a digit. A long line that ends without punctuation is a wrapped sentence.
@@ -15,6 +16,11 @@ SHORT_LINE = 50  # characters; a shorter unpunctuated line ends its sentence
 _END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6}\s)")
 _PUNCTUATED = re.compile(r"[.!?。！？:;,]\s*$")
+# A period after an initial or a title does not end a sentence: "Albert S. Rogell",
+# "St. Louis", "Dr. Hale".
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(\"'])(?:[A-Z]|St|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Rev|Mt|Ft|vs)\.$"
+)
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,8 @@ def _split(text: str, start: int, end: int) -> list[Sentence]:
     pieces: list[Sentence] = []
     cursor = start
     for boundary in _END.finditer(text, start, end):
+        if _ABBREVIATION.search(text, max(start, boundary.start() - 6), boundary.start()):
+            continue
         pieces.extend(_trimmed(text, cursor, boundary.start()))
         cursor = boundary.end()
     pieces.extend(_trimmed(text, cursor, end))

@@ -154,12 +154,34 @@ def values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[V
         return []
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
+    whole = _wholes([_with_parts(evidence.text, n, evidence.named) for n in found])
+    if wanted is AnswerType.PLACE and _is_lifespan(evidence):
+        return _by_life_event(whole, question)
     terms = frozenset(question.terms)
-    found.sort(key=lambda n: (not _names_the_head(n, question), -nearness(evidence, n, terms)))
-    return [_with_parts(evidence.text, n, evidence.named) for n in found]
+    return sorted(
+        whole, key=lambda v: (not _names_the_head(v, question), -nearness(evidence, v, terms))
+    )
 
 
-def nearness(evidence: Evidence, named: Named, terms: frozenset[str]) -> float:
+def _wholes(found: list[Value]) -> list[Value]:
+    """Values in sentence order, without the parts of an earlier one ("Oklahoma" of
+    "Oklahoma City, Oklahoma")."""
+    kept: list[Value] = []
+    for value in sorted(found, key=lambda v: v.start):
+        if not any(k.start <= value.start < k.end for k in kept):
+            kept.append(value)
+    return kept
+
+
+def _is_lifespan(evidence: Evidence) -> bool:
+    """A sentence with a birth and a death: "(21 August 1901 Oklahoma City – 7 April 1988
+    Los Angeles)". Its places come in the order of the life."""
+    dates = [n for n in evidence.named if n.label == "DATE"]
+    ranged = any(_RANGE.search(n.text) for n in dates)
+    return ranged or (len(dates) >= 2 and _RANGE.search(evidence.text) is not None)
+
+
+def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) -> float:
     """How close a name stands to the given terms in the sentence: each word related to
     one of them counts 1 / (1 + the words between). "written by David Weissman" answers
     who wrote, though the director is named first."""
@@ -190,7 +212,7 @@ def _alike(a: str, b: str) -> bool:
     return a == b or (min(len(a), len(b)) >= PREFIX and a[:PREFIX] == b[:PREFIX])
 
 
-def _names_the_head(named: Named, question: Question) -> bool:
+def _names_the_head(named: Named | Value, question: Question) -> bool:
     """ "Fairfax County" answers "what county" before any other place does."""
     return question.head is not None and _holds_the_head(named.text, question.head)
 

@@ -42,3 +42,12 @@ def test_japanese_and_hebrew_punctuation() -> None:
         "第2条 契約する。",
     ]
     assert len(sentences("סעיף 3 כל עובד צובר 25 ימים. סעיף 4 ניתן להעביר.")) == 2
+
+
+def test_initials_and_titles_do_not_end_a_sentence() -> None:
+    text = "It was directed by Albert S. Rogell in St. Louis. Dr. Hale wrote it. It won."
+    assert [s.text for s in sentences(text)] == [
+        "It was directed by Albert S. Rogell in St. Louis.",
+        "Dr. Hale wrote it.",
+        "It won.",
+    ]
