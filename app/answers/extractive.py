@@ -33,6 +33,7 @@ from app.answers.evidence import (
     score,
     values,
 )
+from app.answers.properties import holding, property_terms
 from app.answers.question import AnswerType, Comparison, Prefer, Question
 from app.answers.results import Claim, Draft, Quote
 from app.models.embedders import Embedders
@@ -159,6 +160,8 @@ class _Composition:
         return None if hop is None or (has_value and not hop.earned) else hop
 
     def _compare(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
+        if comparison.prefer in (Prefer.BOTH, Prefer.HOLDS):
+            return self._property(comparison)
         found = [self._side(side, comparison.value) for side in comparison.sides]
         for side, pair in zip(comparison.sides, found, strict=True):
             if pair is None:
@@ -171,11 +174,32 @@ class _Composition:
             self.draft_.short_answer = _winner(comparison, found)
         return present
 
+    def _property(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
+        """Whether both sides have the question's property, or which one has it."""
+        terms = property_terms(self.question, comparison.sides)
+        found = [holding(self._about_side(side), terms) for side in comparison.sides]
+        for side, held in zip(comparison.sides, found, strict=True):
+            if held is None:
+                self._gap(labels.side_gap(self.context.language, side))
+        if found[0] is None or found[1] is None:
+            return [(h.evidence, None) for h in found if h is not None]
+        a, b = found[0], found[1]
+        if comparison.prefer is Prefer.BOTH:
+            both = a.holds and b.holds
+            self.draft_.short_answer = labels.label(self.context.language, "yes" if both else "no")
+        elif a.share != b.share:
+            self.draft_.short_answer = comparison.sides[0 if a.share > b.share else 1]
+        return [(a.evidence, None), (b.evidence, None)]
+
+    def _about_side(self, side: str) -> list[Evidence]:
+        key = side.casefold()
+        return [e for e in self.ranked if key in _about(e)]
+
     def _side(self, side: str, wanted: AnswerType) -> tuple[Evidence, Value | None] | None:
         """The best sentence with a value for `side`: one that names the side itself first,
         else one of a passage about it (naming it in its text, section or title)."""
         key = side.casefold()
-        about = [e for e in self.ranked if key in _about(e)]
+        about = self._about_side(side)
         # A passage titled with the side is about it; then a sentence that names it.
         about.sort(
             key=lambda e: (

@@ -34,6 +34,8 @@ class Prefer(StrEnum):
     MORE = "MORE"
     LESS = "LESS"
     SAME = "SAME"  # a yes or no: do the two sides share the value?
+    BOTH = "BOTH"  # a yes or no: does each side have the property the question names?
+    HOLDS = "HOLDS"  # which side has the property the question names?
 
 
 # spaCy labels that can answer each type.
@@ -171,6 +173,13 @@ _SAME_VALUE = (
     (re.compile(r"place|city|town|neighbo|location|state|region", re.I), AnswerType.PLACE),
     (re.compile(r"year|date|day", re.I), AnswerType.DATE),
 )
+# "Are Local H and For Against both from the United States?", "Are both Cypress and Ajuga
+# genera?": a yes/no question about two names (capitalised runs) joined by "and".
+_PAIR = re.compile(
+    r"^\s*(?i:are|were|is|was|do|does|did|can|could|have|has|had)\s+(?:(?i:both)\s+)?"
+    r"(?P<a>.+?),?\s+and\s+(?P<b>[A-Z0-9][\w'.&-]*(?:\s+(?:[A-Z0-9(][\w'.&()-]*|of|the|de))*)"
+)
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+")  # lower case: "The Mask" keeps its article
 _LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
 _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
 _QUESTION_WORDS = frozenset(
@@ -253,15 +262,27 @@ def read_question(text: str) -> Question:
 
 
 def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
-    same = _same(text)
+    same = _same(text) or _both(text, answer_type)
     if same is not None:
         return same
     prefer = next((p for pattern, p in _PREFER if pattern.search(text)), None)
     sides = _sides(text)
-    if prefer is None or sides is None:
+    if sides is None:
         return None
+    if prefer is None:
+        return Comparison(sides, Prefer.HOLDS, AnswerType.ANY)
     by_time = prefer in (Prefer.EARLIER, Prefer.LATER) and answer_type is not AnswerType.NUMBER
     return Comparison(sides, prefer, AnswerType.DATE if by_time else AnswerType.NUMBER)
+
+
+def _both(text: str, answer_type: AnswerType) -> Comparison | None:
+    """A yes/no question whether each of two names has a property."""
+    found = _PAIR.search(text) if answer_type is AnswerType.YES_NO else None
+    if found is None:
+        return None
+    a, b = (_LEADING.sub("", found.group(k)).strip(" ,") for k in "ab")
+    b = re.sub(r"\s+(?:of|the|de)$", "", b)
+    return Comparison((a, b), Prefer.BOTH, AnswerType.ANY) if a and b else None
 
 
 def _same(text: str) -> Comparison | None:
@@ -279,8 +300,9 @@ def _same(text: str) -> Comparison | None:
 def _sides(text: str) -> tuple[str, str] | None:
     for pattern in _SIDES:
         found = pattern.search(text)
-        if found and found.group("a").strip() and found.group("b").strip():
-            return found.group("a").strip(), found.group("b").strip()
+        a, b = (_ARTICLE.sub("", found.group(k).strip()) for k in "ab") if found else ("", "")
+        if a and b:
+            return a, b
     return None
 
 

@@ -1,5 +1,6 @@
-"""Multi-hop answers of the extractive composer on a small corpus written for the purpose:
-the answer sits in the passage of an entity the question never names (the bridge)."""
+"""Answers that need two passages, by the extractive composer on a small corpus written for
+the purpose: a bridge (the answer sits in the passage of an entity the question never
+names), and a property asked of two names (each side's own passage decides)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,19 @@ def test_a_what_noun_question_asks_for_that_kind_of_name(
 ) -> None:
     found, _ = short(films, "The Harbour Museum is in which county?")
     assert found == "Vestland County"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Are Maren Olsvik and Ivo Marsh both film directors?", "yes"),
+        ("Are Per Aasen and Maren Olsvik both actors?", "no"),
+        ("Who also trained as a painter, Ivo Marsh or Maren Olsvik?", "Maren Olsvik"),
+    ],
+)
+def test_a_property_of_two_names_is_read_in_each_ones_passage(
+    films: tuple[GraphQLClient, str], query: str, expected: str
+) -> None:
+    found, answer = short(films, query)
+    assert found == expected
+    assert len({s["document"]["title"] for s in answer["sources"] if s["cited"]}) == 2

@@ -83,3 +83,14 @@ def test_a_same_question_is_a_yes_or_no_comparison() -> None:
         "Naked Tango",
         "Algiers (Film)",
     )
+
+
+def test_both_and_which_side_questions_ask_about_a_property() -> None:
+    both = read_question("Are Local H and For Against both from the United States?")
+    assert both.comparison is not None and both.comparison.prefer is Prefer.BOTH
+    assert both.comparison.sides == ("Local H", "For Against")
+    first = read_question("Are both Cypress and Ajuga genera?").comparison
+    assert first is not None and first.sides == ("Cypress", "Ajuga")
+    holds = read_question("Who was also an actor, Serri or John Fogerty?").comparison
+    assert holds is not None and holds.prefer is Prefer.HOLDS
+    assert holds.sides == ("Serri", "John Fogerty")
