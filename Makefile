@@ -39,12 +39,13 @@ bench: setup
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.corpus
 
+# Kept between runs and shared by both: indexing each dataset takes minutes.
 bench-quality: setup
-	$(BIN)/python -m bench.quality
+	$(BIN)/python -m bench.quality --keep .data/bench
 
-# Kept between runs: indexing each dataset takes minutes.
 bench-answers: setup
-	$(BIN)/python -m bench.answers --keep .data/bench-answers
+	$(BIN)/python -m bench.answers --keep .data/bench
+	$(BIN)/python -m bench.verification --keep .data/bench
 
 services-down: setup
 	$(BIN)/trellis services down

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import re
 import statistics
 import string
@@ -31,10 +30,9 @@ from app.answers.request import AnswerRequest
 from app.answers.results import Answer, AnswerDelta, AnswerDone, AnswerSources
 from app.localdb.stack import local_stack, stack_services
 from app.services import Services
-from bench._shared import shared_file
 from bench._timing import p50_p95
 from bench.ingestion import load
-from bench.quality import ensure_corpus
+from bench.quality import ensure_corpus, questions
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
 from store.tenants import Tenant
@@ -79,12 +77,6 @@ def f1(prediction: str, gold: str) -> float:
         return float(ours == theirs)
     precision, recall = common / len(ours), common / len(theirs)
     return 2 * precision * recall / (precision + recall)
-
-
-def questions(dataset: str, limit: int | None) -> list[dict[str, Any]]:
-    lines = shared_file(dataset, "questions.jsonl").read_text().splitlines()
-    found = [json.loads(line) for line in lines if line.strip()]
-    return found[:limit] if limit else found
 
 
 def passages_by_title(dataset: str) -> dict[str, str]:

@@ -1,10 +1,13 @@
-"""Retrieval quality on 2WikiMultiHopQA (the HippoRAG authors' 6,119-passage corpus).
+"""Retrieval quality on the shared multi-hop sets: 2WikiMultiHopQA (the HippoRAG authors'
+6,119-passage corpus) and HotpotQA (6,640 passages).
 
-Run with `make bench-quality` or `.venv/bin/python -m bench.quality [--questions N]
-[--keep DIR]`. Each passage is one document titled with its title; every question is searched
-with topK 5 in each mode, and Recall@2 and Recall@5 are the fractions of its gold titles in
-the top 2 and 5, averaged over questions. `--keep DIR` keeps the indexed databases in DIR
-and reuses them on the next run (ingestion takes minutes).
+Run with `make bench-quality` or `.venv/bin/python -m bench.quality [--dataset NAME]
+[--questions N] [--keep DIR] [--only MODE]`. Each passage is one document titled with its
+title; every question is searched with topK 5 in each mode, and Recall@2 and Recall@5 are
+the fractions of its gold titles in the top 2 and 5, averaged over questions, overall and
+per question type, with the p50 and p95 of each search's time (the query embedding
+included). `--keep DIR` keeps each dataset's indexed databases in DIR/NAME and reuses them
+on the next run (ingestion takes minutes).
 """
 
 from __future__ import annotations
@@ -13,18 +16,21 @@ import argparse
 import asyncio
 import json
 import time
+from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.localdb.stack import local_stack, stack_services
 from app.services import Services
 from bench._shared import shared_file
+from bench._timing import p50_p95
 from bench.graph import ingest_to_graphed
 from bench.ingestion import load
 from retrieval.request import Leg, Mode, SearchRequest
 from store.tenants import Tenant, ensure_tenant
 
-QUESTIONS = ("2wiki", "questions.jsonl")
+DATASETS = ("2wiki", "hotpotqa")
 COLLECTION = "2wiki"
 RUNS: dict[str, tuple[Mode, tuple[Leg, ...]]] = {
     "KEYWORD": (Mode.KEYWORD, tuple(Leg)),
@@ -35,34 +41,46 @@ RUNS: dict[str, tuple[Mode, tuple[Leg, ...]]] = {
 }
 
 
-def questions(limit: int | None) -> list[dict[str, Any]]:
-    lines = shared_file(*QUESTIONS).read_text().splitlines()
+def questions(dataset: str, limit: int | None) -> list[dict[str, Any]]:
+    lines = shared_file(dataset, "questions.jsonl").read_text().splitlines()
     found = [json.loads(line) for line in lines if line.strip()]
     return found[:limit] if limit else found
 
 
+@dataclass
+class Recall:
+    """Recall@2 and @5 per question type, and each search's milliseconds."""
+
+    at2: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    at5: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, kind: str, gold: set[str], titles: list[str], ms: float) -> None:
+        for key in (kind, "all"):
+            self.at2[key].append(len(gold & set(titles[:2])) / len(gold))
+            self.at5[key].append(len(gold & set(titles[:5])) / len(gold))
+        self.ms.append(ms)
+
+    def cell(self, kind: str) -> str:
+        at2, at5 = self.at2.get(kind), self.at5.get(kind)
+        if not at2 or not at5:
+            return "–"
+        return f"{100 * sum(at2) / len(at2):.1f} / {100 * sum(at5) / len(at5):.1f}"
+
+
 async def recall(
-    services: Services,
-    tenant: Tenant,
-    items: list[dict[str, Any]],
-    mode: Mode,
-    legs: tuple[Leg, ...],
-) -> dict[str, float]:
-    at2 = at5 = 0.0
-    started = time.perf_counter()
+    services: Services, tenant: Tenant, dataset: str, items: list[dict[str, Any]], run: str
+) -> Recall:
+    mode, legs = RUNS[run]
+    found = Recall()
     for item in items:
-        request = SearchRequest((COLLECTION,), item["question"], mode, 5, legs=legs)
+        request = SearchRequest((dataset,), item["question"], mode, 5, legs=legs)
+        started = time.perf_counter()
         outcome = await services.search.search(tenant, request)
+        ms = (time.perf_counter() - started) * 1000
         titles = [hit.document.title for hit in outcome.hits]
-        gold = set(item["gold_titles"])
-        at2 += len(gold & set(titles[:2])) / len(gold)
-        at5 += len(gold & set(titles[:5])) / len(gold)
-    n = len(items)
-    return {
-        "r2": 100 * at2 / n,
-        "r5": 100 * at5 / n,
-        "ms": 1000 * (time.perf_counter() - started) / n,
-    }
+        found.add(item["type"], set(item["gold_titles"]), titles, ms)
+    return found
 
 
 async def ensure_corpus(services: Services, dataset: str = COLLECTION) -> Tenant:
@@ -82,29 +100,41 @@ async def ensure_corpus(services: Services, dataset: str = COLLECTION) -> Tenant
     return tenant
 
 
-async def run(limit: int | None, keep: Path | None, only: list[str]) -> dict[str, dict[str, float]]:
-    with local_stack(keep_in=keep) as stack:
+async def run(
+    dataset: str, limit: int | None, keep: Path | None, only: list[str]
+) -> dict[str, Recall]:
+    with local_stack(keep_in=keep / dataset if keep else None) as stack:
         async with stack_services(stack) as services:
-            tenant = await ensure_corpus(services)
-            items = questions(limit)
+            tenant = await ensure_corpus(services, dataset)
+            items = questions(dataset, limit)
             return {
-                name: await recall(services, tenant, items, *RUNS[name])
+                name: await recall(services, tenant, dataset, items, name)
                 for name in RUNS
                 if not only or name in only
             }
 
 
+def report(dataset: str, figures: dict[str, Recall]) -> None:
+    kinds = sorted({k for f in figures.values() for k in f.at2 if k != "all"})
+    n = len(next(iter(figures.values())).ms)
+    print(f"\n### {dataset} ({n} questions, topK 5): R@2 / R@5, search ms\n")
+    print("| mode | all | " + " | ".join(kinds) + " | p50 ms | p95 ms |")
+    print("|---" * (len(kinds) + 4) + "|")
+    for name, f in figures.items():
+        p50, p95 = p50_p95(f.ms)
+        cells = " | ".join(f.cell(k) for k in ["all", *kinds])
+        print(f"| {name} | {cells} | {p50:.0f} | {p95:.0f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--dataset", action="append", choices=DATASETS, default=[])
     parser.add_argument("--questions", type=int, default=None, help="first N questions only")
     parser.add_argument("--keep", type=Path, default=None, help="keep the databases here")
     parser.add_argument("--only", action="append", default=[], help="a mode name from the table")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.questions, args.keep, args.only))
-    n = args.questions or len(questions(None))
-    print(f"| mode (2Wiki, {n} questions, topK 5) | R@2 | R@5 | ms/query |\n|---|---|---|---|")
-    for name, f in figures.items():
-        print(f"| {name} | {f['r2']:.1f} | {f['r5']:.1f} | {f['ms']:.0f} |")
+    for dataset in args.dataset or DATASETS:
+        report(dataset, asyncio.run(run(dataset, args.questions, args.keep, args.only)))
 
 
 if __name__ == "__main__":

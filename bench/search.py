@@ -220,7 +220,7 @@ async def figures(keep: Path | None, count: int) -> list[dict[str, Any]]:
     with local_stack(keep_in=keep) as stack:
         async with stack_services(stack) as services:
             tenant = await ensure_corpus(services)
-            items = [q["question"] for q in questions(count)]
+            items = [q["question"] for q in questions(COLLECTION, count)]
             return [await _one_size(services, tenant, size, items) for size in (0, *SIZES)]
 
 

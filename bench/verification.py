@@ -33,8 +33,7 @@ from app.localdb.stack import Stack, local_stack, stack_services
 from app.services import Services
 from app.settings import Settings
 from bench._timing import p50_p95
-from bench.answers import questions
-from bench.quality import ensure_corpus
+from bench.quality import ensure_corpus, questions
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
 from store.tenants import Tenant

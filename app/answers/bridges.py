@@ -2,11 +2,11 @@
 passage about that entity holds the answer. "Where was the director of film X born?": X's
 passage says "directed by D"; D's passage gives the place.
 
-A hop is scored by what it adds: the question's terms the anchor sentence lacks that the
-answer sentence holds, whether the answer's passage is about the bridge (its title names
-it), how close the bridge stands to the question's words in the anchor ("directed by D"
-for "the director"), then the two sentences' own scores. Arithmetic on values the composer
-gives; no model runs here.
+Hops are ranked by the question's terms the two sentences hold together, then whether the
+answer's passage is the bridge's own (its title or section starts with the name), then how
+close the bridge stands to the question's words in the anchor ("directed by D" for "the
+director"), then the two sentences' own scores. Arithmetic on values the composer gives;
+no model runs here.
 """
 
 from __future__ import annotations
@@ -29,10 +29,14 @@ class Hop:
     anchor: Evidence  # names the bridge
     answer: Evidence  # about the bridge, holds the value
     value: Value | None
-    adds: int  # question terms the answer holds that the anchor lacks
+    covered: int  # question terms the two sentences hold together
+    adds: int  # of those, the ones the anchor lacks
     about: bool  # the answer's passage is the bridge's own
     relation: float  # how near the bridge stands to the question's words in the anchor
-    key: tuple[int, bool, float, float]
+
+    @property
+    def key(self) -> tuple[int, bool, float, float]:
+        return (self.covered, self.about, self.relation, self.anchor.score + self.answer.score)
 
     @property
     def earned(self) -> bool:
@@ -83,8 +87,7 @@ def _hops(anchor: Evidence, ranked: list[Evidence], question: Question) -> list[
             if (typed and value is None) or (not typed and not adds):
                 continue
             own = about(other, name.text)
-            key = (len(held | adds), own, relation, anchor.score + other.score)
-            found.append(Hop(anchor, other, value, len(adds), own, relation, key))
+            found.append(Hop(anchor, other, value, len(held | adds), len(adds), own, relation))
     return found
 
 

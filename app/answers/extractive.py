@@ -3,11 +3,14 @@ no LLM. Deterministic: the same passages and question give the same answer.
 
 1. The passages' sentences are scored against the question (app/answers/evidence.py).
 2. A comparison ("which came first, A or B?") finds a date or number for each side and
-   compares them; each side's sentence is cited.
+   compares them; a property question ("are A and B both …?", "who was also …, A or
+   B?") reads each side's own passage for it (app/answers/properties.py). Each side's
+   sentence is cited.
 3. Otherwise the best sentence answers. When it lacks a value of the type asked for, or the
    question asks about something it does not mention, the composer follows a bridge: an
-   entity the sentence names, in another document whose sentence holds the rest (X's
-   passage names the director; the director's passage holds the date).
+   entity one of the best sentences names, into a passage about that entity that holds the
+   rest (X's passage names the director; the director's passage holds the date). See
+   app/answers/bridges.py.
 4. A sentence near the answer stating an exception, or another value of the same kind as
    the answer in an equally relevant sentence, goes to `otherSide`; the answer is then not
    settled.
