@@ -62,10 +62,16 @@ class Evidence:
     score: float = 0.0
     overlap: float = 0.0  # the question's weighted terms held, headings counting half
     own: float = 0.0  # held by the sentence itself
+    # An Evidence serves one question, so its values of each type are read once.
+    found: dict[AnswerType, list[Value]] = field(default_factory=dict, repr=False)
 
     @property
     def text(self) -> str:
         return self.sentence.text
+
+    def entities_read(self, named: list[Named]) -> None:
+        self.named, self.read = named, True
+        self.found.clear()
 
     @property
     def span(self) -> QuoteSpan:
@@ -145,6 +151,12 @@ def _typed(evidence: Evidence, question: Question) -> bool:
 def values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[Value]:
     """Values of the wanted type in the sentence that the question does not itself name,
     best first."""
+    if wanted not in evidence.found:
+        evidence.found[wanted] = _values(evidence, question, wanted)
+    return evidence.found[wanted]
+
+
+def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[Value]:
     if wanted is AnswerType.NUMBER:
         return _numbers(evidence, question)
     if wanted is AnswerType.DATE:

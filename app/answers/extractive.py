@@ -47,6 +47,7 @@ FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similar
 DENSE_FLOOR = (0.25, 0.55)  # overlap and similarity that pass together
 PASSAGE_FLOOR = 0.5  # least term overlap of the best passage, all its sentences together
 CONTEXT_QUOTES = 2
+DENSE_SENTENCES = 16  # sentences embedded, those holding most of the question's terms
 NER_SENTENCES = 16  # sentences whose entities are read, besides a comparison's sides
 BRIDGE_SENTENCES = 16  # more, of the passages about a bridge those name
 EXCEPTION_SHARE = 0.5  # of the answer's question terms an exception must hold too
@@ -73,6 +74,7 @@ class ExtractiveComposer:
         pool = gather(context.sources)
         if not pool:
             return Draft(abstain_reason="NO_CONTEXT")
+        score(pool, context.question, [0.0] * len(pool))  # the terms, to choose what to embed
         dense = await self._similarities(context, pool)
         score(pool, context.question, dense)
         await self._read_entities(_worth_reading(pool, context.question))
@@ -93,13 +95,20 @@ class ExtractiveComposer:
     async def _read_entities(self, pool: list[Evidence]) -> None:
         named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in pool])
         for evidence, found in zip(pool, named, strict=True):
-            evidence.named, evidence.read = found, True
+            evidence.entities_read(found)
 
     async def _similarities(self, context: ComposeContext, pool: list[Evidence]) -> list[float]:
+        """Each sentence's cosine to the question, for the sentences holding most of its
+        terms (the embedding model is the slow step); 0 for the rest."""
         embedder = self._embedders.get(context.embedding_model)
-        texts = [context.question.text, *(e.text for e in pool)]
+        chosen = sorted(range(len(pool)), key=lambda i: (-pool[i].overlap, i))[:DENSE_SENTENCES]
+        texts = [context.question.text, *(pool[i].text for i in chosen)]
         vectors = await asyncio.to_thread(embedder.embed, texts, True)
-        return [float(v) for v in np.asarray(vectors[1:]) @ np.asarray(vectors[0])]
+        similarity = np.asarray(vectors[1:]) @ np.asarray(vectors[0])
+        dense = [0.0] * len(pool)
+        for index, value in zip(chosen, similarity, strict=True):
+            dense[index] = float(value)
+        return dense
 
 
 def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:
