@@ -74,23 +74,30 @@ class ExtractiveComposer:
         pool = gather(context.sources)
         if not pool:
             return Draft(abstain_reason="NO_CONTEXT")
-        score(pool, context.question, [0.0] * len(pool))  # the terms, to choose what to embed
-        dense = await self._similarities(context, pool)
-        score(pool, context.question, dense)
-        await self._read_entities(_worth_reading(pool, context.question))
-        score(pool, context.question, dense)
+        dense = await self._read(context, pool)
         ranked = sorted(pool, key=lambda e: -e.score)
-        if context.question.comparison is None:
-            unread = [e for e in bridge_passages(ranked, context.question) if not e.read]
-            await self._read_entities(unread[:BRIDGE_SENTENCES])
-            score(pool, context.question, dense)
-            ranked = sorted(pool, key=lambda e: -e.score)
         comparison = context.question.comparison is not None
-        floor = _passes_floor(pool, dense, context.question)
-        if not comparison and not floor:
+        if not comparison and not _passes_floor(pool, dense, context.question):
             return Draft(abstain_reason="NO_CONTEXT")
         draft = _Composition(context, ranked).draft()
         return draft if draft.claims else Draft(abstain_reason="NO_CONTEXT", gaps=draft.gaps)
+
+    async def _read(self, context: ComposeContext, pool: list[Evidence]) -> list[float]:
+        """Score the sentences: terms, then similarity for the best by terms, then the
+        entities of the best (and of the passages their bridges lead to). Returns each
+        sentence's similarity."""
+        question = context.question
+        score(pool, question, [0.0] * len(pool))
+        dense = await self._similarities(context, pool)
+        score(pool, question, dense)
+        await self._read_entities(_worth_reading(pool, question))
+        score(pool, question, dense)
+        if question.comparison is None:
+            ranked = sorted(pool, key=lambda e: -e.score)
+            unread = [e for e in bridge_passages(ranked, question) if not e.read]
+            await self._read_entities(unread[:BRIDGE_SENTENCES])
+            score(pool, question, dense)
+        return dense
 
     async def _read_entities(self, pool: list[Evidence]) -> None:
         named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in pool])
