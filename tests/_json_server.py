@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from app.localdb.scripted_llm import send_json
+from app.localdb.scripted_llm import send_json, served
 
 Respond = Callable[[dict[str, Any]], object]
 
@@ -46,13 +45,8 @@ class _Handler(BaseHTTPRequestHandler):
 def json_server(respond: Respond) -> Iterator[JsonServer]:
     server = JsonServer(("127.0.0.1", 0), _Handler)
     server.requests, server.failures, server.respond = [], [], respond
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with served(server):
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def base_url(server: JsonServer) -> str:

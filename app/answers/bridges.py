@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.answers.evidence import Evidence, Value, nearness, related_terms, values
-from app.answers.question import AnswerType, Question
+from app.answers.evidence import Evidence, Value, held_terms, nearness, related_terms, values
+from app.answers.question import LABELS, AnswerType, Question
 from ingest.extraction import Named
 
 ANCHORS = 8  # best sentences read for bridge names
-# Names that have passages of their own; not nationalities, which every passage shares.
-BRIDGE_LABELS = frozenset(
-    {"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW"}
-)
+# Names that have passages of their own; not nationalities or languages, which every
+# passage shares.
+BRIDGE_LABELS = LABELS[AnswerType.ENTITY] - {"NORP", "LANGUAGE"}
 
 
 @dataclass(frozen=True)
@@ -72,10 +71,9 @@ def best_hop(ranked: list[Evidence], question: Question) -> Hop | None:
 
 def _hops(anchor: Evidence, ranked: list[Evidence], question: Question) -> list[Hop]:
     terms = frozenset(question.terms)
-    held = related_terms(anchor.terms | anchor.heading, terms)
+    held = held_terms(anchor, terms)
     # The relation is read off the question's words other than the anchor's subject.
     relational = terms - related_terms(anchor.heading, terms)
-    typed = question.answer_type not in (AnswerType.ANY, AnswerType.YES_NO)
     found = []
     for name in bridge_names(anchor, question):
         relation = nearness(anchor, name, relational)
@@ -83,8 +81,8 @@ def _hops(anchor: Evidence, ranked: list[Evidence], question: Question) -> list[
             if not _follows(anchor, other, name):
                 continue
             value = _value(other, name, question)
-            adds = related_terms(other.terms | other.heading, terms - held)
-            if (typed and value is None) or (not typed and not adds):
+            adds = held_terms(other, terms - held)
+            if (question.typed and value is None) or (not question.typed and not adds):
                 continue
             own = about(other, name.text)
             found.append(Hop(anchor, other, value, len(held | adds), len(adds), own, relation))

@@ -209,6 +209,12 @@ def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) ->
     return sum(1 / (1 + between(i)) for i in held)
 
 
+def held_terms(evidence: Evidence, wanted: frozenset[str]) -> frozenset[str]:
+    """The wanted terms the sentence, its title or its section holds, word families
+    counting."""
+    return related_terms(evidence.terms | evidence.heading, wanted)
+
+
 def related_terms(terms: frozenset[str], wanted: frozenset[str]) -> frozenset[str]:
     """The wanted terms that one of `terms` matches or shares its first letters with."""
     return frozenset(w for w in wanted if any(_alike(w, t) for t in terms))

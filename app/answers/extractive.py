@@ -31,8 +31,8 @@ from app.answers.evidence import (
     Evidence,
     Value,
     gather,
+    held_terms,
     passage_overlap,
-    related_terms,
     score,
     values,
 )
@@ -123,7 +123,7 @@ def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:
     passages about a side of a comparison. The entity model is the slow step."""
     best = sorted(pool, key=lambda e: -e.score)[:NER_SENTENCES]
     sides = question.comparison.sides if question.comparison else ()
-    about = [e for e in pool if any(s.casefold() in _about(e) for s in sides)][:NER_SENTENCES]
+    about = [e for e in pool if any(s.casefold() in _about_text(e) for s in sides)][:NER_SENTENCES]
     return list({id(e): e for e in [*best, *about]}.values())
 
 
@@ -168,7 +168,7 @@ class _Composition:
         hop = None if found and not _missing(best, self.question) else self._hop(bool(found))
         if hop is not None:
             return [(hop.anchor, None), (hop.answer, hop.value)]
-        if wanted not in (AnswerType.ANY, AnswerType.YES_NO) and not found:
+        if self.question.typed and not found:
             self._gap(labels.gap(self.context.language, wanted))
         return [(best, found[0] if found else None)]
 
@@ -212,7 +212,7 @@ class _Composition:
 
     def _about_side(self, side: str) -> list[Evidence]:
         key = side.casefold()
-        return [e for e in self.ranked if key in _about(e)]
+        return [e for e in self.ranked if key in _about_text(e)]
 
     def _side(self, side: str, wanted: AnswerType) -> tuple[Evidence, Value | None] | None:
         """The best sentence with a value for `side`: one that names the side itself first,
@@ -318,14 +318,14 @@ def _parsed(value: Value, wanted: AnswerType) -> float | None:
     return float(digits.group().replace(",", "")) if digits else None
 
 
-def _about(evidence: Evidence) -> str:
+def _about_text(evidence: Evidence) -> str:
     hit = evidence.source.hit
     return f"{hit.text}\n{hit.section or ''}\n{hit.document.title}".casefold()
 
 
 def _missing(evidence: Evidence, question: Question) -> frozenset[str]:
     terms = frozenset(question.terms)
-    return terms - related_terms(evidence.terms | evidence.heading, terms)
+    return terms - held_terms(evidence, terms)
 
 
 def _near(evidence: Evidence, answer: Evidence) -> bool:

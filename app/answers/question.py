@@ -213,6 +213,11 @@ class Question:
     unit: str | None = None  # what a "how many" counts, as an analyzer term (day, 日)
     head: str | None = None  # the noun of "what X": county, film, director
 
+    @property
+    def typed(self) -> bool:
+        """Whether it asks for a value of a type (a date, a person), not a passage or a yes."""
+        return self.answer_type not in (AnswerType.ANY, AnswerType.YES_NO)
+
 
 def _head(text: str) -> tuple[int, str, AnswerType] | None:
     """Where the question's "what X" or "which X" phrase starts, its head noun and the

@@ -107,10 +107,17 @@ class _Handler(BaseHTTPRequestHandler):
 def scripted_llm(*replies: Reply) -> Iterator[ScriptedLlm]:
     server = ScriptedLlm(("127.0.0.1", 0), _Handler)
     server.replies, server.requests, server.sent = list(replies) or [Reply()], [], []
+    with served(server):
+        yield server
+
+
+@contextmanager
+def served(server: ThreadingHTTPServer) -> Iterator[None]:
+    """Serve on a daemon thread until the block ends."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield server
+        yield
     finally:
         server.shutdown()
         server.server_close()
