@@ -22,6 +22,7 @@ import networkx
 import numpy as np
 
 from app.localdb.stack import local_stack
+from app.search.graph_leg import BOUNDS
 from bench._timing import p50_p95
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
@@ -30,7 +31,7 @@ from graph.paths import find_paths
 from graph.subgraph import entity_chunk_subgraph
 from graph.temporal import EVERYTHING, TimeFilter
 from graph.timeline import timeline
-from retrieval.ppr import ALPHA, personalized_pagerank
+from retrieval.ppr import ALPHA, Restart, personalized_pagerank
 
 TENANT = "bench-tenant"
 COLLECTION = "bench-collection"
@@ -211,7 +212,7 @@ async def _ppr_figures(graph: GraphStore, seeds: list[str]) -> dict[str, Any]:
     fetch, ours, theirs, sizes = [], [], [], []
     for seed in seeds:
         started = time.perf_counter()
-        sub = await entity_chunk_subgraph(graph, TENANT, [seed], 2, 50, 20_000)
+        sub = await entity_chunk_subgraph(graph, TENANT, Restart((seed,)), 2, BOUNDS)
         fetch.append((time.perf_counter() - started) * 1000)
         if sub.edges:
             mine, base = ppr_versus_networkx(sub.edges, seed)

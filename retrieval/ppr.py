@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 ALPHA = 0.3  # restart probability (0.3 edged out 0.5 and 0.7 on 2Wiki)
+ANCHOR_SHARE = 0.1  # of the restart mass on anchor passages when the query also names seeds
 ITERATIONS = 100
 TOLERANCE = 1e-10
 
@@ -31,23 +32,51 @@ class Subgraph:
 
 
 @dataclass(frozen=True)
+class Restart:
+    """Where the walk restarts.
+
+    Seeds are the entities a query names, and chunks it names (a quoted title); each is
+    discounted by its degree, since a hub says less. Anchors are passages the text legs found
+    (dense similarity), weighted by their score: they let the walk start from what the query
+    resembles when it names nothing, and hold ANCHOR_SHARE of the mass when it does (a larger
+    share swallowed the seeds' mass and cost 2Wiki R@2, bench/RESULTS.md).
+    """
+
+    seeds: tuple[str, ...] = ()  # entities
+    chunks: tuple[str, ...] = ()  # chunks the query names, weighted as seeds
+    anchors: tuple[tuple[str, float], ...] = ()  # (chunk, score)
+
+    @property
+    def start_chunks(self) -> list[str]:
+        return list(dict.fromkeys([*self.chunks, *(a for a, _ in self.anchors)]))
+
+    @property
+    def nodes(self) -> list[str]:
+        return [*self.seeds, *self.start_chunks]
+
+
+@dataclass(frozen=True)
 class RankedChunk:
     chunk_id: str
     score: float
     path: list[str]  # seed entity, chunk, entity, ..., this chunk
 
 
-def rank_chunks(sub: Subgraph, seeds: list[str], first: int) -> list[RankedChunk]:
+def rank_chunks(sub: Subgraph, start: Restart | list[str], first: int) -> list[RankedChunk]:
+    """The best `first` chunks of the walk, each with its path from an entity it was reached
+    by (an anchor passage itself has none)."""
     nodes = sorted({n for edge in sub.edges for n in edge})
-    if not nodes or not any(s in nodes for s in seeds):
+    if not nodes or not any(s in nodes for s in _restart(start).nodes):
         return []
-    scores = personalized_pagerank(nodes, sub.edges, seeds)
-    ranked = sorted(sub.chunks, key=lambda c: (-scores[c], c))[:first]
-    return [RankedChunk(c, scores[c], path_to(sub, c)) for c in ranked if scores[c] > 0]
+    scores = personalized_pagerank(nodes, sub.edges, start)
+    ranked = sorted(sub.chunks, key=lambda c: (-scores.get(c, 0.0), c))[:first]
+    return [
+        RankedChunk(c, scores[c], _entity_path(sub, c)) for c in ranked if scores.get(c, 0.0) > 0
+    ]
 
 
 def personalized_pagerank(
-    nodes: list[str], edges: dict[tuple[str, str], float], seeds: list[str]
+    nodes: list[str], edges: dict[tuple[str, str], float], start: Restart | list[str]
 ) -> dict[str, float]:
     index = {n: i for i, n in enumerate(nodes)}
     a = np.array([index[x] for x, _ in edges] + [index[y] for _, y in edges])
@@ -55,7 +84,7 @@ def personalized_pagerank(
     w = np.array(list(edges.values()) * 2, dtype=np.float64)
     degree = np.bincount(a, weights=w, minlength=len(nodes)).astype(np.float64)
     transition = w / degree[a]  # row-normalised: a walker at a moves to b
-    restart = _restart_vector(nodes, index, seeds, degree)
+    restart = _restart_vector(index, _restart(start), degree)
     rank = restart.copy()
     for _ in range(ITERATIONS):
         spread = np.bincount(b, weights=transition * rank[a], minlength=len(nodes))
@@ -67,16 +96,34 @@ def personalized_pagerank(
     return {n: float(rank[index[n]]) for n in nodes}
 
 
+def _restart(start: Restart | list[str]) -> Restart:
+    return Restart(tuple(start)) if isinstance(start, list) else start
+
+
 def _restart_vector(
-    nodes: list[str], index: dict[str, int], seeds: list[str], degree: NDArray[np.float64]
+    index: dict[str, int], start: Restart, degree: NDArray[np.float64]
 ) -> NDArray[np.float64]:
-    """Seeds share the restart mass, weighted 1/log(2 + degree): hubs say less."""
-    restart = np.zeros(len(nodes))
-    for seed in seeds:
-        if seed in index:
-            restart[index[seed]] = 1.0 / math.log(2 + degree[index[seed]])
-    normalised: NDArray[np.float64] = restart / restart.sum()
-    return normalised
+    """Seeds weighted 1/log(2 + degree), anchors by their scores, each group normalised."""
+    seeds, anchors = np.zeros(len(index)), np.zeros(len(index))
+    for seed in (s for s in (*start.seeds, *start.chunks) if s in index):
+        seeds[index[seed]] = 1.0 / math.log(2 + degree[index[seed]])
+    for anchor, weight in ((a, w) for a, w in start.anchors if a in index):
+        anchors[index[anchor]] = max(weight, 0.0)
+    share = ANCHOR_SHARE if seeds.sum() > 0 else 1.0
+    return _unit((1 - share) * _unit(seeds) + share * _unit(anchors))
+
+
+def _unit(weights: NDArray[np.float64]) -> NDArray[np.float64]:
+    total = float(weights.sum())
+    scaled: NDArray[np.float64] = weights / total if total > 0 else weights
+    return scaled
+
+
+def _entity_path(sub: Subgraph, chunk: str) -> list[str]:
+    """The path to a chunk from the entity that began it: a walk from an anchor passage
+    begins at the anchor's entity."""
+    path = path_to(sub, chunk)
+    return path[1:] if path[0] in sub.chunks else path
 
 
 def path_to(sub: Subgraph, node: str) -> list[str]:

@@ -1,41 +1,54 @@
-"""Multi-hop discovery for search: chunks ranked by Personalized PageRank from seed entities
-over a bounded entity-chunk subgraph (the HippoRAG method), each with the relationship path
-from a seed to an entity the chunk mentions.
+"""Multi-hop discovery for search: chunks ranked by Personalized PageRank over a bounded
+entity-chunk subgraph (the HippoRAG method), each with the relationship path from the entity
+it was reached by.
+
+The walk restarts at the entities the query names and, in the spirit of HippoRAG 2's
+dense-sparse integration, at the passages the dense leg found most similar, so a query that
+names nothing still walks. Edges weigh more into passages similar to the query, and, in the
+passages the walk starts from, at mentions near the query's relation words: the walk leaves
+a passage towards the entity the question asks about.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
+from uuid import UUID
+
+import numpy as np
+from numpy.typing import NDArray
 
 from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.edges import Edge, Evidence, RelationshipPath, path_of
 from graph.relationships import edges_between
-from graph.subgraph import entity_chunk_subgraph
+from graph.subgraph import Bounds, entity_chunk_subgraph
 from graph.temporal import TimeFilter
-from retrieval.ppr import RankedChunk, Subgraph, rank_chunks
+from retrieval.ppr import RankedChunk, Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import cue_strength
 from store import mentions
 from store.pool import Pool
+from store.search import similarities
 from store.tenants import Tenant
 
-FANOUT = 50
-MAX_EDGES = 20_000
+BOUNDS = Bounds(fanout=50, max_edges=20_000, beam=200)
 CUE_GAIN = 4.0
+SIMILARITY_GAIN = 5.0  # an edge into a passage weighs exp(gain * its similarity to the query)
 
 
 @dataclass(frozen=True)
 class DiscoveredChunk:
     chunk_id: str
     score: float
-    path: RelationshipPath  # no steps when the chunk mentions a seed itself
-    seed: str
+    path: RelationshipPath | None  # no steps when the chunk mentions a seed itself; None for
+    # an anchor passage, which the walk started from
 
 
 @dataclass(frozen=True)
 class GraphQuery:
-    """What the graph leg walks from: the linked seed entities, and chunks that count as
-    seeds too (a document whose title the query quotes)."""
+    """What the graph leg walks from: the linked seed entities, chunks that count as seeds
+    too (a document whose title the query quotes), and anchor passages with their
+    similarity to the query, whose vector weighs the edges."""
 
     seeds: list[str]
     hops: int
@@ -43,6 +56,12 @@ class GraphQuery:
     first: int
     seed_chunks: tuple[str, ...] = ()
     cues: frozenset[str] = frozenset()  # the query's relation words (retrieval/relation_cues)
+    anchors: tuple[tuple[str, float], ...] = ()
+    vector: NDArray[np.float32] | None = field(default=None, compare=False)
+
+    @property
+    def start(self) -> Restart:
+        return Restart(tuple(self.seeds), self.seed_chunks, self.anchors)
 
 
 class GraphDiscovery:
@@ -55,13 +74,13 @@ class GraphDiscovery:
     ) -> tuple[list[DiscoveredChunk], bool]:
         """Chunks best first, and whether a bound cut the subgraph short."""
         tenant_id = str(tenant.id)
-        seeds = query.seeds
-        sub = await entity_chunk_subgraph(
-            self._graph, tenant_id, seeds, query.hops, FANOUT, MAX_EDGES
-        )
+        start = query.start
+        sub = await entity_chunk_subgraph(self._graph, tenant_id, start, query.hops, BOUNDS)
         if query.cues:
-            await self._weigh_by_cues(tenant, sub, set(seeds), query.cues)
-        ranked = rank_chunks(sub, [*seeds, *query.seed_chunks], query.first)
+            await self._weigh_by_cues(tenant, sub, start, query.cues)
+        if query.vector is not None:
+            await self._weigh_by_similarity(tenant, sub, query.vector)
+        ranked = rank_chunks(sub, start, query.first)
         return await self._with_paths(tenant_id, ranked, query.time), sub.truncated
 
     async def _with_paths(
@@ -82,18 +101,21 @@ class GraphDiscovery:
             evidence = Evidence(documents.get(chunk, ""), chunk, None, None)
             return Edge("CO_OCCURRENCE", a, b, 1.0, [evidence])
 
-        return [
-            DiscoveredChunk(r.chunk_id, r.score, built, path[0])
-            for r, path in zip(ranked, entity_paths, strict=True)
-            if (built := path_of(path, edges, rows, same_chunk)) is not None
-        ]
+        found = []
+        for r, path in zip(ranked, entity_paths, strict=True):
+            built = path_of(path, edges, rows, same_chunk) if path else None
+            if built is not None or not path:
+                found.append(DiscoveredChunk(r.chunk_id, r.score, built))
+        return found
 
     async def _weigh_by_cues(
-        self, tenant: Tenant, sub: Subgraph, seeds: set[str], cues: frozenset[str]
+        self, tenant: Tenant, sub: Subgraph, start: Restart, cues: frozenset[str]
     ) -> None:
-        """In the chunks that mention a seed, mentions near the query's relation words
-        weigh more, so the walk leaves a seed's passage towards the entity it asks about."""
+        """In the chunks that mention a seed, and the chunks the walk starts from, mentions
+        near the query's relation words weigh more."""
+        seeds = set(start.seeds)
         first_hop = [c for c in sub.chunks if sub.parent.get(c) in seeds]
+        first_hop += [c for c in start.start_chunks if c in sub.chunks]
         async with self._pool.connection() as conn:
             contexts = await mentions.in_chunks(conn, tenant.id, first_hop)
         for (entity, chunk), weight in list(sub.edges.items()):
@@ -102,6 +124,18 @@ class GraphDiscovery:
                 continue
             strength = cue_strength(context.text, context.spans.get(entity, []), cues)
             sub.edges[(entity, chunk)] = weight * (1 + CUE_GAIN * strength)
+
+    async def _weigh_by_similarity(
+        self, tenant: Tenant, sub: Subgraph, vector: NDArray[np.float32]
+    ) -> None:
+        """Edges into passages like the query weigh more: among the passages an entity is
+        mentioned in, the walk goes on to those about what the query asks."""
+        ids = [UUID(c) for c in sub.chunks]
+        async with self._pool.connection() as conn:
+            found = await similarities(conn, tenant.id, ids, vector)
+        gain = {str(c): math.exp(SIMILARITY_GAIN * max(s, 0.0)) for c, s in found.items()}
+        for (entity, chunk), weight in list(sub.edges.items()):
+            sub.edges[(entity, chunk)] = weight * gain.get(chunk, 1.0)
 
 
 def _links(path: list[str]) -> dict[tuple[str, str], str]:

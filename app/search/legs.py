@@ -6,6 +6,7 @@ A leg that fails raises; the caller decides whether that degrades the search or 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass
 from uuid import UUID
@@ -13,7 +14,7 @@ from uuid import UUID
 import numpy as np
 from numpy.typing import NDArray
 
-from app.search.graph_leg import DiscoveredChunk, GraphDiscovery, GraphQuery
+from app.search.graph_leg import GraphDiscovery, GraphQuery
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker, title_candidates
 from app.search.results import LegResult
@@ -31,6 +32,8 @@ from store.tenants import Tenant
 MIN_SIMILARITY = 0.2
 EF_SEARCH = 600  # recall@10 0.79 at 100, 0.96 at 500, 1.0 at 600 on 100k chunks (bench.search)
 CACHE_SIZE = 2048
+ANCHOR_PASSAGES = 1  # the dense leg's best passages the walk also starts from (2 or 3 did worse
+# on both shared sets: the second passage is more often a distractor than a hop)
 
 
 class QueryVectors:
@@ -61,6 +64,7 @@ class LegContext:
     request: SearchRequest
     vector: asyncio.Task[NDArray[np.float32]]  # the query embedding, computed once
     limit: int  # candidates wanted from each leg
+    dense: asyncio.Task[LegResult] | None = None  # the dense leg, run once for it and the graph
 
 
 class SearchLegs:
@@ -76,9 +80,17 @@ class SearchLegs:
         self._linker = linker
         self._discovery = discovery
 
+    def sharing_dense(self, context: LegContext) -> LegContext:
+        """The context with the dense leg started, when a leg of the request reads it."""
+        if not {Leg.SEMANTIC, Leg.GRAPH} & set(context.request.active_legs()):
+            return context
+        return dataclasses.replace(context, dense=asyncio.create_task(self._dense_leg(context)))
+
     async def run(self, leg: Leg, context: LegContext) -> LegResult:
         if leg is Leg.SEMANTIC:
-            return await self.dense(context.scope, await context.vector, context.limit)
+            if context.dense is None:
+                return await self._dense_leg(context)
+            return await asyncio.shield(context.dense)
         if leg is Leg.KEYWORD:
             return await self.keyword(context)
         if leg is Leg.SECTION:
@@ -93,6 +105,9 @@ class SearchLegs:
                 ef = max(EF_SEARCH, limit)
                 found = await search.dense_hnsw(conn, scope, vector, limit, ef)
         return LegResult.of([(c, s) for c, s in found if s >= MIN_SIMILARITY])
+
+    async def _dense_leg(self, context: LegContext) -> LegResult:
+        return await self.dense(context.scope, await context.vector, context.limit)
 
     async def keyword(self, context: LegContext) -> LegResult:
         scope = context.scope
@@ -116,32 +131,34 @@ class SearchLegs:
         scope, query = context.scope, context.request.query
         async with self._pool.connection() as conn:
             seeds = await self._linker.link(conn, scope.tenant_id, scope.collection_id, query)
-            if not seeds:
-                return LegResult()
             titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
-        found = await self._discover(context, seeds, titled)
+        start = await self._start(context, seeds, titled)
+        if not start.seeds and not start.seed_chunks and not start.anchors:
+            return LegResult()
+        found, _ = await self._discovery.discover(context.tenant, start)
         chunks = await self._in_scope(scope, [UUID(d.chunk_id) for d in found])
         by_id = {UUID(d.chunk_id): d for d in found}
         ranked = chunks[: context.limit]
         result = LegResult(ranked, {c: by_id[c].score for c in ranked})
-        result.paths = {c: by_id[c].path for c in ranked}
+        result.paths = {c: path for c in ranked if (path := by_id[c].path) is not None}
         result.seeds = len(seeds)
         return result
 
-    async def _discover(
+    async def _start(
         self, context: LegContext, seeds: dict[str, str], titled: list[str]
-    ) -> list[DiscoveredChunk]:
+    ) -> GraphQuery:
         request = context.request
-        query = GraphQuery(
+        anchors, vector = await _dense_evidence(context)
+        return GraphQuery(
             seeds=list(seeds),
             hops=request.hops,
             time=TimeFilter.at(request.as_of, None),
             first=context.limit * 3,
             seed_chunks=tuple(titled),
             cues=cue_terms(request.query, seeds.values()),
+            anchors=anchors,
+            vector=vector,
         )
-        found, _ = await self._discovery.discover(context.tenant, query)
-        return found
 
     async def _in_scope(self, scope: Scope, chunks: list[UUID]) -> list[UUID]:
         """Graph hits narrowed to the search's filters (the graph knows no metadata)."""
@@ -150,3 +167,18 @@ class SearchLegs:
         async with self._pool.connection() as conn:
             allowed = await search.chunks_in_scope(conn, scope, chunks)
         return [c for c in chunks if c in allowed]
+
+
+async def _dense_evidence(
+    context: LegContext,
+) -> tuple[tuple[tuple[str, float], ...], NDArray[np.float32] | None]:
+    """The dense leg's best passages with their similarity, and the query vector; without
+    them (the embedder failed) the graph walks from the named entities alone."""
+    if context.dense is None:
+        return (), None
+    try:
+        dense = await asyncio.shield(context.dense)
+        vector = await asyncio.shield(context.vector)
+    except Exception:
+        return (), None
+    return tuple((str(c), dense.scores[c]) for c in dense.ranked[:ANCHOR_PASSAGES]), vector

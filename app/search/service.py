@@ -102,7 +102,7 @@ class Search:
         embedder = self._embedders.get(target.embedding_model)
         vector_task = asyncio.create_task(self._vectors.embed(embedder, request.query))
         wanted = max(ranking.CANDIDATES, request.top_k)
-        context = LegContext(tenant, scope, request, vector_task, wanted)
+        context = self._legs.sharing_dense(LegContext(tenant, scope, request, vector_task, wanted))
         results, collected = await self._run_legs(context)
         vector = await _vector_or_none(vector_task)
         started = time.perf_counter()

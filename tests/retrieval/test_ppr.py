@@ -12,9 +12,9 @@ import pytest
 from app.localdb.stack import Stack
 from app.search.graph_leg import DiscoveredChunk, GraphDiscovery, GraphQuery
 from graph.driver import open_graph
-from graph.subgraph import entity_chunk_subgraph
+from graph.subgraph import Bounds, entity_chunk_subgraph
 from graph.temporal import NOW
-from retrieval.ppr import Subgraph, personalized_pagerank, rank_chunks
+from retrieval.ppr import Restart, Subgraph, personalized_pagerank, rank_chunks
 from store.pool import open_pool
 from store.tenants import Tenant
 from tests.graph_helpers import cypher, wait_until_graphed
@@ -97,7 +97,8 @@ def subgraph(
     async def fetch() -> Subgraph:
         graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
         try:
-            return await entity_chunk_subgraph(graph, tenant, seeds, hops, fanout, max_edges)
+            start, bounds = Restart(tuple(seeds)), Bounds(fanout, max_edges)
+            return await entity_chunk_subgraph(graph, tenant, start, hops, bounds)
         finally:
             await graph.close()
 
@@ -172,8 +173,10 @@ def test_discovery_gives_each_chunk_its_relationship_path(
 
     found = {docs[d.chunk_id]: d for d in asyncio.run(discover())}
     assert set(found) == {"a", "b"}
-    assert found["a"].path.steps == []
-    assert [e["name"] for e in found["a"].path.entities] == ["Alice Smith"]
-    step = found["b"].path.steps[0]
+    a, b = found["a"].path, found["b"].path
+    assert a is not None and b is not None
+    assert a.steps == []
+    assert [e["name"] for e in a.entities] == ["Alice Smith"]
+    step = b.steps[0]
     assert (step.source["name"], step.target["name"]) == ("Alice Smith", "Bob Jones")
     assert step.edge.evidence[0].chunk_id in docs and docs[step.edge.evidence[0].chunk_id] == "a"

@@ -1,0 +1,92 @@
+"""The graph leg's walk: it starts from the passage the query resembles when the query names
+no entity, and it goes on to the passages most like the query."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+
+from app.localdb.stack import Stack, make_key
+from tests.app.search.test_search import paths, search
+from tests.graph_helpers import wait_until_graphed
+from tests.graphql_client import GraphQLClient
+from tests.helpers import ingest, new_collection
+
+pytestmark = pytest.mark.integration
+
+DOCS: list[dict[str, Any]] = [
+    {
+        "externalId": "festival",
+        "title": "The glass orchard festival",
+        "text": "The glass orchard festival is organised every spring by Marta Kowalczyk,"
+        " and the evening concert is given by Piotr Nowak.",
+    },
+    {
+        "externalId": "marta",
+        "title": "Marta Kowalczyk",
+        "text": "Marta Kowalczyk was born in Gdansk and trained as a glassblower.",
+    },
+    {
+        "externalId": "piotr",
+        "title": "Piotr Nowak",
+        "text": "Piotr Nowak was born in Krakow and plays the violin.",
+    },
+    {
+        "externalId": "regatta",
+        "title": "Harbour regatta",
+        "text": "The harbour regatta is sailed every summer off Gdynia by Jan Zielinski.",
+    },
+    {
+        "externalId": "lantern",
+        "title": "Blue Lantern",
+        "text": "Blue Lantern is a 1998 film directed by Robert Walker.",
+    },
+    {
+        "externalId": "walker-life",
+        "title": "Robert Walker",
+        "text": "Robert Walker was born in Seville, where he first studied painting.",
+    },
+    {
+        "externalId": "walker-hobby",
+        "title": "Robert Walker",
+        "text": "Robert Walker collects stamps. The stamps of Robert Walker fill forty albums.",
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def client(http: httpx.Client, stack: Stack) -> GraphQLClient:
+    return GraphQLClient(http, make_key(stack, f"walk-{uuid.uuid4().hex[:6]}"))
+
+
+@pytest.fixture(scope="module")
+def corpus(client: GraphQLClient, stack: Stack) -> str:
+    name = new_collection(client)
+    ingest(client, name, *DOCS)
+    wait_until_graphed(stack, name, len(DOCS))
+    return name
+
+
+def test_a_query_naming_no_entity_still_walks(client: GraphQLClient, corpus: str) -> None:
+    """No name to link: the walk starts at the passage the query resembles, and its cue
+    ("organiser") leads to the bridge that passage names."""
+    query = "where was the organiser of the glass orchard festival born?"
+    result = search(client, corpus, query, mode="GRAPH")
+    found = paths(result)
+    assert found[0] == "festival"
+    assert found.index("marta") < found.index("piotr")
+    bridge = next(h for h in result["hits"] if h["document"]["path"] == "marta")
+    assert bridge["relationshipPath"]["entities"][-1]["name"] == "Marta Kowalczyk"
+    assert found[:2] == paths(search(client, corpus, query, mode="HYBRID"))[:2]
+
+
+def test_the_walk_goes_on_to_the_passage_like_the_query(client: GraphQLClient, corpus: str) -> None:
+    """Both pages of Robert Walker hang on her name alike (the hobby page names her more often);
+    the walk prefers the one about what the question asks."""
+    found = paths(
+        search(client, corpus, "Where was the director of Blue Lantern born?", mode="GRAPH")
+    )
+    assert found.index("walker-life") < found.index("walker-hobby")
