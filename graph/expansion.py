@@ -11,11 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from graph.driver import GraphStore
-from graph.relationships import SCAN_PER_NODE
 from graph.temporal import TimeFilter, edge_condition
-
-STEP_BUDGET = 8_000
-MIN_SCAN = 50
+from retrieval.bounds import STEP_BUDGET, scan_per_node
 
 _STEP = (
     "UNWIND $ids AS id MATCH (s:Entity {id: id, tenant_id: $tenant})"
@@ -64,7 +61,3 @@ async def step(
         else:
             kept.append((record["neighbour"], float(record["weight"])))
     return result
-
-
-def scan_per_node(frontier: int, budget: int = STEP_BUDGET) -> int:
-    return max(MIN_SCAN, min(SCAN_PER_NODE, budget // max(frontier, 1)))

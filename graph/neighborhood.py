@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 
 from graph.driver import GraphStore
 from graph.edges import Edge
-from graph.expansion import STEP_BUDGET, step
+from graph.expansion import step
 from graph.relationships import edges_among
 from graph.temporal import TimeFilter
+from retrieval.bounds import STEP_BUDGET
 
 EDGES_PER_NODE = 5
 SCAN_PER_NEEDED = 200  # edges examined per entity still wanted, across the frontier

@@ -14,7 +14,6 @@ from graph.driver import GraphStore
 from graph.edges import Edge, Evidence
 from graph.temporal import TimeFilter, edge_condition
 
-SCAN_PER_NODE = 2000  # edges examined per entity; more means a hub, and a truncated answer
 SCAN_AMONG = 200  # per entity when collecting edges among known entities (see _AMONG)
 EVIDENCE_PER_EDGE = 3
 

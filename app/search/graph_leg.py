@@ -22,13 +22,13 @@ from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.edges import Edge, Evidence, RelationshipPath, path_of
 from graph.relationships import edges_between
-from graph.subgraph import Bounds, entity_chunk_subgraph
 from graph.temporal import TimeFilter
 from retrieval.ppr import RankedChunk, Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import cue_strength
 from store import mentions
 from store.pool import Pool
 from store.search import similarities
+from store.subgraph import Bounds, entity_chunk_subgraph
 from store.tenants import Tenant
 
 BOUNDS = Bounds(fanout=50, max_edges=20_000, beam=200)
@@ -41,7 +41,7 @@ class DiscoveredChunk:
     chunk_id: str
     score: float
     path: RelationshipPath | None  # no steps when the chunk mentions a seed itself; None for
-    # an anchor passage, which the walk started from
+    # a passage the walk started from, or one not yet projected to Neo4j
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,8 @@ class GraphDiscovery:
         """Chunks best first, and whether a bound cut the subgraph short."""
         tenant_id = str(tenant.id)
         start = query.start
-        sub = await entity_chunk_subgraph(self._graph, tenant_id, start, query.hops, BOUNDS)
+        async with self._pool.connection() as conn:
+            sub = await entity_chunk_subgraph(conn, tenant.id, start, query.hops, BOUNDS)
         if query.cues:
             await self._weigh_by_cues(tenant, sub, start, query.cues)
         if query.vector is not None:
@@ -86,8 +87,8 @@ class GraphDiscovery:
     async def _with_paths(
         self, tenant_id: str, ranked: list[RankedChunk], time: TimeFilter
     ) -> list[DiscoveredChunk]:
-        """Each ranked chunk with the relationship path the walk took to it; a chunk whose
-        path lost an entity meanwhile (a concurrent delete) is left out."""
+        """Each ranked chunk with the relationship path the walk took to it, when Neo4j
+        holds it: a document whose mentions are written but not yet projected has none."""
         entity_paths = [r.path[0:-1:2] for r in ranked]
         via = {pair: chunk for r in ranked for pair, chunk in _links(r.path).items()}
         edges = await edges_between(self._graph, tenant_id, list(via), time)
@@ -101,12 +102,12 @@ class GraphDiscovery:
             evidence = Evidence(documents.get(chunk, ""), chunk, None, None)
             return Edge("CO_OCCURRENCE", a, b, 1.0, [evidence])
 
-        found = []
-        for r, path in zip(ranked, entity_paths, strict=True):
-            built = path_of(path, edges, rows, same_chunk) if path else None
-            if built is not None or not path:
-                found.append(DiscoveredChunk(r.chunk_id, r.score, built))
-        return found
+        return [
+            DiscoveredChunk(r.chunk_id, r.score, path_of(path, edges, rows, same_chunk))
+            if path
+            else DiscoveredChunk(r.chunk_id, r.score, None)
+            for r, path in zip(ranked, entity_paths, strict=True)
+        ]
 
     async def _weigh_by_cues(
         self, tenant: Tenant, sub: Subgraph, start: Restart, cues: frozenset[str]

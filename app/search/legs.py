@@ -153,7 +153,7 @@ class SearchLegs:
             seeds=list(seeds),
             hops=request.hops,
             time=TimeFilter.at(request.as_of, None),
-            first=context.limit * 3,
+            first=context.limit * (3 if context.scope.narrowed else 1),  # filters drop some
             seed_chunks=tuple(titled),
             cues=cue_terms(request.query, seeds.values()),
             anchors=anchors,

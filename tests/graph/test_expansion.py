@@ -11,8 +11,8 @@ import pytest
 from app.localdb.stack import Stack
 from graph.driver import open_graph
 from graph.expansion import Step, step
-from graph.relationships import SCAN_PER_NODE
 from graph.temporal import NOW
+from retrieval.bounds import SCAN_PER_NODE
 
 pytestmark = pytest.mark.integration
 

@@ -12,10 +12,10 @@ import pytest
 from app.localdb.stack import Stack
 from app.search.graph_leg import DiscoveredChunk, GraphDiscovery, GraphQuery
 from graph.driver import open_graph
-from graph.subgraph import Bounds, entity_chunk_subgraph
 from graph.temporal import NOW
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank, rank_chunks
 from store.pool import open_pool
+from store.subgraph import Bounds, entity_chunk_subgraph
 from store.tenants import Tenant
 from tests.graph_helpers import cypher, wait_until_graphed
 from tests.graphql_client import GraphQLClient
@@ -95,12 +95,13 @@ def subgraph(
     stack: Stack, tenant: str, seeds: list[str], hops: int, fanout: int, max_edges: int
 ) -> Subgraph:
     async def fetch() -> Subgraph:
-        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
+        pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
             start, bounds = Restart(tuple(seeds)), Bounds(fanout, max_edges)
-            return await entity_chunk_subgraph(graph, tenant, start, hops, bounds)
+            async with pool.connection() as conn:
+                return await entity_chunk_subgraph(conn, uuid.UUID(tenant), start, hops, bounds)
         finally:
-            await graph.close()
+            await pool.close()
 
     return asyncio.run(fetch())
 
@@ -149,7 +150,7 @@ def test_another_tenants_seed_reaches_nothing(gql: GraphQLClient, stack: Stack) 
         stack, "MATCH (e:Entity {collection_id: $c, name: 'Alice Smith'}) RETURN e.id AS id", c=cid
     )[0]
 
-    sub = subgraph(stack, "some-other-tenant", [alice["id"]], hops=2, fanout=10, max_edges=100)
+    sub = subgraph(stack, str(uuid.uuid4()), [alice["id"]], hops=2, fanout=10, max_edges=100)
     assert sub.edges == {}
 
 
