@@ -139,34 +139,22 @@ class ChunkVector:
     document_id: UUID
 
 
-_NEAREST_WINDOW = (
-    "SELECT DISTINCT ON (l.main_id) l.main_id, 1 - (w.embedding <=> %s), {columns}"
-    " FROM chunk_links l JOIN chunks w ON w.id = l.window_id AND w.kind = 'small'"
-    " WHERE l.main_id = ANY(%s) AND l.tenant_id = %s AND w.embedding IS NOT NULL"
-    " ORDER BY l.main_id, w.embedding <=> %s"
-)
-
-
 async def candidate_vectors(
     conn: Conn, tenant_id: UUID, chunk_ids: list[UUID], vector: NDArray[np.float32]
 ) -> dict[UUID, ChunkVector]:
     """For each main chunk, its window most similar to the query, and that similarity."""
-    sql = _NEAREST_WINDOW.format(columns="w.embedding, w.document_id")
-    cursor = await conn.execute(sql, (vector, chunk_ids, tenant_id, vector))
+    cursor = await conn.execute(
+        "SELECT DISTINCT ON (l.main_id) l.main_id, 1 - (w.embedding <=> %s), w.embedding,"
+        " w.document_id"
+        " FROM chunk_links l JOIN chunks w ON w.id = l.window_id AND w.kind = 'small'"
+        " WHERE l.main_id = ANY(%s) AND l.tenant_id = %s AND w.embedding IS NOT NULL"
+        " ORDER BY l.main_id, w.embedding <=> %s",
+        (vector, chunk_ids, tenant_id, vector),
+    )
     return {
         row[0]: ChunkVector(row[0], float(row[1]), _array(row[2]), row[3])
         for row in await cursor.fetchall()
     }
-
-
-async def similarities(
-    conn: Conn, tenant_id: UUID, chunk_ids: list[UUID], vector: NDArray[np.float32]
-) -> dict[UUID, float]:
-    """Each main chunk's similarity to the query: that of its nearest window."""
-    cursor = await conn.execute(
-        _NEAREST_WINDOW.format(columns="1"), (vector, chunk_ids, tenant_id, vector)
-    )
-    return {row[0]: float(row[1]) for row in await cursor.fetchall()}
 
 
 @dataclass(frozen=True)

@@ -3,20 +3,16 @@ entity-chunk subgraph (the HippoRAG method), each with the relationship path fro
 it was reached by.
 
 The walk restarts at the entities the query names and, in the spirit of HippoRAG 2's
-dense-sparse integration, at the passages the dense leg found most similar, so a query that
-names nothing still walks. Edges weigh more into passages similar to the query, and, in the
-passages the walk starts from, at mentions near the query's relation words: the walk leaves
-a passage towards the entity the question asks about.
+dense-sparse integration, at the passage the dense leg found most similar, so a query that
+names nothing still walks. In the passages the walk starts from, mentions near the query's
+relation words weigh more: the walk leaves a passage towards the entity the question asks
+about. (Weighing every edge by its passage's similarity to the query, exp(5 x cosine), cost
+recall on both shared sets, bench/RESULTS.md.)
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from uuid import UUID
-
-import numpy as np
-from numpy.typing import NDArray
+from dataclasses import dataclass
 
 from graph import entities as lookups
 from graph.driver import GraphStore
@@ -27,13 +23,11 @@ from retrieval.ppr import RankedChunk, Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import cue_strength
 from store import mentions
 from store.pool import Pool
-from store.search import similarities
 from store.subgraph import Bounds, entity_chunk_subgraph
 from store.tenants import Tenant
 
 BOUNDS = Bounds(fanout=50, max_edges=20_000, beam=200)
 CUE_GAIN = 4.0
-SIMILARITY_GAIN = 5.0  # an edge into a passage weighs exp(gain * its similarity to the query)
 
 
 @dataclass(frozen=True)
@@ -48,7 +42,7 @@ class DiscoveredChunk:
 class GraphQuery:
     """What the graph leg walks from: the linked seed entities, chunks that count as seeds
     too (a document whose title the query quotes), and anchor passages with their
-    similarity to the query, whose vector weighs the edges."""
+    similarity to the query."""
 
     seeds: list[str]
     hops: int
@@ -57,7 +51,6 @@ class GraphQuery:
     seed_chunks: tuple[str, ...] = ()
     cues: frozenset[str] = frozenset()  # the query's relation words (retrieval/relation_cues)
     anchors: tuple[tuple[str, float], ...] = ()
-    vector: NDArray[np.float32] | None = field(default=None, compare=False)
 
     @property
     def start(self) -> Restart:
@@ -79,8 +72,6 @@ class GraphDiscovery:
             sub = await entity_chunk_subgraph(conn, tenant.id, start, query.hops, BOUNDS)
         if query.cues:
             await self._weigh_by_cues(tenant, sub, start, query.cues)
-        if query.vector is not None:
-            await self._weigh_by_similarity(tenant, sub, query.vector)
         ranked = rank_chunks(sub, start, query.first)
         return await self._with_paths(tenant_id, ranked, query.time), sub.truncated
 
@@ -125,18 +116,6 @@ class GraphDiscovery:
                 continue
             strength = cue_strength(context.text, context.spans.get(entity, []), cues)
             sub.edges[(entity, chunk)] = weight * (1 + CUE_GAIN * strength)
-
-    async def _weigh_by_similarity(
-        self, tenant: Tenant, sub: Subgraph, vector: NDArray[np.float32]
-    ) -> None:
-        """Edges into passages like the query weigh more: among the passages an entity is
-        mentioned in, the walk goes on to those about what the query asks."""
-        ids = [UUID(c) for c in sub.chunks]
-        async with self._pool.connection() as conn:
-            found = await similarities(conn, tenant.id, ids, vector)
-        gain = {str(c): math.exp(SIMILARITY_GAIN * max(s, 0.0)) for c, s in found.items()}
-        for (entity, chunk), weight in list(sub.edges.items()):
-            sub.edges[(entity, chunk)] = weight * gain.get(chunk, 1.0)
 
 
 def _links(path: list[str]) -> dict[tuple[str, str], str]:

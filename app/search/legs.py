@@ -148,7 +148,6 @@ class SearchLegs:
         self, context: LegContext, seeds: dict[str, str], titled: list[str]
     ) -> GraphQuery:
         request = context.request
-        anchors, vector = await _dense_evidence(context)
         return GraphQuery(
             seeds=list(seeds),
             hops=request.hops,
@@ -156,8 +155,7 @@ class SearchLegs:
             first=context.limit * (3 if context.scope.narrowed else 1),  # filters drop some
             seed_chunks=tuple(titled),
             cues=cue_terms(request.query, seeds.values()),
-            anchors=anchors,
-            vector=vector,
+            anchors=await _anchors(context),
         )
 
     async def _in_scope(self, scope: Scope, chunks: list[UUID]) -> list[UUID]:
@@ -169,16 +167,13 @@ class SearchLegs:
         return [c for c in chunks if c in allowed]
 
 
-async def _dense_evidence(
-    context: LegContext,
-) -> tuple[tuple[tuple[str, float], ...], NDArray[np.float32] | None]:
-    """The dense leg's best passages with their similarity, and the query vector; without
-    them (the embedder failed) the graph walks from the named entities alone."""
+async def _anchors(context: LegContext) -> tuple[tuple[str, float], ...]:
+    """The dense leg's best passages with their similarity; without them (the embedder
+    failed) the graph walks from the named entities alone."""
     if context.dense is None:
-        return (), None
+        return ()
     try:
         dense = await asyncio.shield(context.dense)
-        vector = await asyncio.shield(context.vector)
     except Exception:
-        return (), None
-    return tuple((str(c), dense.scores[c]) for c in dense.ranked[:ANCHOR_PASSAGES]), vector
+        return ()
+    return tuple((str(c), dense.scores[c]) for c in dense.ranked[:ANCHOR_PASSAGES])

@@ -1,5 +1,5 @@
-"""The graph leg's walk: it starts from the passage the query resembles when the query names
-no entity, and it goes on to the passages most like the query."""
+"""The graph leg's walk starts from the passage the query resembles, so a query that names
+no entity still walks."""
 
 from __future__ import annotations
 
@@ -39,21 +39,6 @@ DOCS: list[dict[str, Any]] = [
         "title": "Harbour regatta",
         "text": "The harbour regatta is sailed every summer off Gdynia by Jan Zielinski.",
     },
-    {
-        "externalId": "lantern",
-        "title": "Blue Lantern",
-        "text": "Blue Lantern is a 1998 film directed by Robert Walker.",
-    },
-    {
-        "externalId": "walker-life",
-        "title": "Robert Walker",
-        "text": "Robert Walker was born in Seville, where he first studied painting.",
-    },
-    {
-        "externalId": "walker-hobby",
-        "title": "Robert Walker",
-        "text": "Robert Walker collects stamps. The stamps of Robert Walker fill forty albums.",
-    },
 ]
 
 
@@ -82,11 +67,3 @@ def test_a_query_naming_no_entity_still_walks(client: GraphQLClient, corpus: str
     assert bridge["relationshipPath"]["entities"][-1]["name"] == "Marta Kowalczyk"
     assert found[:2] == paths(search(client, corpus, query, mode="HYBRID"))[:2]
 
-
-def test_the_walk_goes_on_to_the_passage_like_the_query(client: GraphQLClient, corpus: str) -> None:
-    """Both pages of Robert Walker hang on her name alike (the hobby page names her more often);
-    the walk prefers the one about what the question asks."""
-    found = paths(
-        search(client, corpus, "Where was the director of Blue Lantern born?", mode="GRAPH")
-    )
-    assert found.index("walker-life") < found.index("walker-hobby")
