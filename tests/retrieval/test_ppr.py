@@ -54,6 +54,27 @@ def test_paths_lead_back_to_a_seed() -> None:
     assert ranked[1].path == ["alice", "c1", "bob", "c2"]
 
 
+def test_an_anchor_passage_starts_the_walk_beside_the_seeds() -> None:
+    """A passage the dense leg found carries a share of the restart mass: the walk reaches
+    its entities' passages though no seed is near them."""
+    sub = Subgraph(
+        edges={("alice", "c1"): 1.0, ("carol", "c3"): 1.0, ("carol", "c4"): 1.0},
+        parent={"c1": "alice", "carol": "c3", "c4": "carol"},
+        chunks={"c1", "c3", "c4"},
+    )
+    ranked = rank_chunks(sub, Restart(("alice",), anchors=(("c3", 0.8),)), first=5)
+    assert [r.chunk_id for r in ranked] == ["c1", "c3", "c4"]
+    assert ranked[1].path == [] and ranked[2].path == ["carol", "c4"]
+
+
+def test_an_anchor_alone_holds_all_the_restart_mass() -> None:
+    edges = {("carol", "c3"): 1.0, ("carol", "c4"): 1.0}
+    nodes = sorted({n for e in edges for n in e})
+    scores = personalized_pagerank(nodes, edges, Restart(anchors=(("c3", 0.5),)))
+    assert sum(scores.values()) == pytest.approx(1.0)
+    assert scores["c3"] > scores["c4"] > 0.0
+
+
 @pytest.fixture(scope="module")
 def three_people(
     http: httpx.Client, tenant_key_module: str, stack: Stack

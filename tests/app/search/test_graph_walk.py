@@ -66,4 +66,3 @@ def test_a_query_naming_no_entity_still_walks(client: GraphQLClient, corpus: str
     bridge = next(h for h in result["hits"] if h["document"]["path"] == "marta")
     assert bridge["relationshipPath"]["entities"][-1]["name"] == "Marta Kowalczyk"
     assert found[:2] == paths(search(client, corpus, query, mode="HYBRID"))[:2]
-
