@@ -19,7 +19,7 @@ from graph.driver import GraphStore
 from graph.edges import Edge, Evidence, RelationshipPath, path_of
 from graph.relationships import edges_between
 from graph.temporal import TimeFilter
-from retrieval.ppr import RankedChunk, Restart, Subgraph, rank_chunks
+from retrieval.ppr import Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import cue_strength
 from store import mentions
 from store.pool import Pool
@@ -34,8 +34,7 @@ CUE_GAIN = 4.0
 class DiscoveredChunk:
     chunk_id: str
     score: float
-    path: RelationshipPath | None  # no steps when the chunk mentions a seed itself; None for
-    # a passage the walk started from, or one not yet projected to Neo4j
+    trail: list[str]  # entity, chunk, entity, ..., this chunk; empty for a start passage
 
 
 @dataclass(frozen=True)
@@ -65,25 +64,27 @@ class GraphDiscovery:
     async def discover(
         self, tenant: Tenant, query: GraphQuery
     ) -> tuple[list[DiscoveredChunk], bool]:
-        """Chunks best first, and whether a bound cut the subgraph short."""
-        tenant_id = str(tenant.id)
+        """Chunks best first, each with the trail the walk took to it, and whether a bound
+        cut the subgraph short."""
         start = query.start
         async with self._pool.connection() as conn:
             sub = await entity_chunk_subgraph(conn, tenant.id, start, query.hops, BOUNDS)
         if query.cues:
             await self._weigh_by_cues(tenant, sub, start, query.cues)
         ranked = rank_chunks(sub, start, query.first)
-        return await self._with_paths(tenant_id, ranked, query.time), sub.truncated
+        return [DiscoveredChunk(r.chunk_id, r.score, r.path) for r in ranked], sub.truncated
 
-    async def _with_paths(
-        self, tenant_id: str, ranked: list[RankedChunk], time: TimeFilter
-    ) -> list[DiscoveredChunk]:
-        """Each ranked chunk with the relationship path the walk took to it, when Neo4j
-        holds it: a document whose mentions are written but not yet projected has none."""
-        entity_paths = [r.path[0:-1:2] for r in ranked]
-        via = {pair: chunk for r in ranked for pair, chunk in _links(r.path).items()}
+    async def paths(
+        self, tenant: Tenant, trails: dict[str, list[str]], time: TimeFilter
+    ) -> dict[str, RelationshipPath]:
+        """The relationship path of each trail, from Neo4j. Search asks for the hits it
+        returns only: building one for every chunk the walk ranked was the leg's slowest
+        part. A trail through a document not yet projected to Neo4j has none."""
+        tenant_id = str(tenant.id)
+        entity_paths = {chunk: trail[0:-1:2] for chunk, trail in trails.items() if trail}
+        via = {pair: c for trail in trails.values() for pair, c in _links(trail).items()}
         edges = await edges_between(self._graph, tenant_id, list(via), time)
-        ids = list({e for path in entity_paths for e in path})
+        ids = list({e for path in entity_paths.values() for e in path})
         rows = await lookups.entities_by_id(self._graph, tenant_id, ids)
         documents = await _chunk_documents(self._graph, tenant_id, list(set(via.values())))
 
@@ -93,12 +94,8 @@ class GraphDiscovery:
             evidence = Evidence(documents.get(chunk, ""), chunk, None, None)
             return Edge("CO_OCCURRENCE", a, b, 1.0, [evidence])
 
-        return [
-            DiscoveredChunk(r.chunk_id, r.score, path_of(path, edges, rows, same_chunk))
-            if path
-            else DiscoveredChunk(r.chunk_id, r.score, None)
-            for r, path in zip(ranked, entity_paths, strict=True)
-        ]
+        built = {c: path_of(path, edges, rows, same_chunk) for c, path in entity_paths.items()}
+        return {c: path for c, path in built.items() if path is not None}
 
     async def _weigh_by_cues(
         self, tenant: Tenant, sub: Subgraph, start: Restart, cues: frozenset[str]

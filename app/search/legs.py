@@ -140,7 +140,7 @@ class SearchLegs:
         by_id = {UUID(d.chunk_id): d for d in found}
         ranked = chunks[: context.limit]
         result = LegResult(ranked, {c: by_id[c].score for c in ranked})
-        result.paths = {c: path for c in ranked if (path := by_id[c].path) is not None}
+        result.trails = {c: by_id[c].trail for c in ranked}
         result.seeds = len(seeds)
         return result
 

@@ -43,7 +43,8 @@ class Candidate:
     chunk_id: UUID
     score: float
     methods: list[Leg]
-    path: RelationshipPath | None = None
+    path: RelationshipPath | None = None  # built from the trail for the hits returned
+    trail: list[str] | None = None  # the graph walk's way to the chunk
 
 
 def fuse(results: dict[Leg, LegResult]) -> list[Candidate]:
@@ -98,8 +99,8 @@ def _weight(leg: Leg, result: LegResult) -> float:
 def _candidate(chunk: UUID, score: float, results: dict[Leg, LegResult]) -> Candidate:
     methods = [leg for leg, r in results.items() if chunk in r.scores]
     graph = results.get(Leg.GRAPH)
-    path = graph.paths.get(chunk) if graph is not None else None
-    candidate = Candidate(chunk, score, methods, path)
+    trail = graph.trails.get(chunk) if graph is not None else None
+    candidate = Candidate(chunk, score, methods, trail=trail)
     candidate.score += _boost(candidate)
     return candidate
 

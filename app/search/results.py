@@ -19,7 +19,7 @@ from retrieval.request import Leg
 class LegResult:
     ranked: list[UUID] = field(default_factory=list)
     scores: dict[UUID, float] = field(default_factory=dict)
-    paths: dict[UUID, RelationshipPath] = field(default_factory=dict)
+    trails: dict[UUID, list[str]] = field(default_factory=dict)  # the graph walk's, per chunk
     terms: list[str] = field(default_factory=list)
     seeds: int = 0
 

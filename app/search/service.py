@@ -32,6 +32,7 @@ from app.search.legs import LegContext, QueryVectors, SearchLegs
 from app.search.linking import EntityLinker
 from app.search.ranking import Candidate
 from app.search.results import HitDocument, LegResult, SearchHit, SearchOutcome, Span
+from graph.temporal import TimeFilter
 from retrieval.highlights import highlights
 from retrieval.request import Leg, Mode, ResultType, SearchRequest
 from store import search as rows
@@ -72,6 +73,7 @@ class Search:
         self._collections = collections
         self._embedders = embedders
         self._legs = SearchLegs(pool, keyword_index, linker, discovery)
+        self._discovery = discovery
         self._vectors = QueryVectors()
         self._reranker = reranker
 
@@ -107,11 +109,36 @@ class Search:
         vector = await _vector_or_none(vector_task)
         started = time.perf_counter()
         collected.candidates = await self._fuse(tenant, request, results, vector)
+        if not await self._with_paths(tenant, request, collected.candidates):
+            collected.missing.add(Leg.GRAPH)
+            del results[Leg.GRAPH]
+            collected.candidates = await self._fuse(tenant, request, results, vector)
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
         async with self._pool.connection() as conn:
             collected.graph_pending = await rows.graph_pending(conn, scope)
         return collected
+
+    async def _with_paths(
+        self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]
+    ) -> bool:
+        """Relationship paths for the graph hits this collection can contribute; False when
+        Neo4j cannot give them, which fails the graph leg like any other of its errors."""
+        wanted = (
+            candidates if request.result_type is ResultType.FILE else candidates[: request.top_k]
+        )
+        trails = {str(c.chunk_id): c.trail for c in wanted if c.trail}
+        if not trails:
+            return True
+        time_filter = TimeFilter.at(request.as_of, None)
+        try:
+            found = await self._discovery.paths(tenant, trails, time_filter)
+        except Exception as error:
+            _on_failure(Leg.GRAPH, error, request)
+            return False
+        for candidate in wanted:
+            candidate.path = found.get(str(candidate.chunk_id))
+        return True
 
     async def _run_legs(self, context: LegContext) -> tuple[dict[Leg, LegResult], _Collected]:
         active = context.request.active_legs()

@@ -10,8 +10,9 @@ import httpx
 import pytest
 
 from app.localdb.stack import Stack
-from app.search.graph_leg import DiscoveredChunk, GraphDiscovery, GraphQuery
+from app.search.graph_leg import GraphDiscovery, GraphQuery
 from graph.driver import open_graph
+from graph.edges import RelationshipPath
 from graph.temporal import NOW
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank, rank_chunks
 from store.pool import open_pool
@@ -181,21 +182,22 @@ def test_discovery_gives_each_chunk_its_relationship_path(
 ) -> None:
     alice, docs = three_people
 
-    async def discover() -> list[DiscoveredChunk]:
+    async def discover() -> dict[str, RelationshipPath | None]:
         graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 10)
         pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
             tenant = Tenant(uuid.UUID(alice["tenant"]), "t")
             discovery = GraphDiscovery(graph, pool)
             found, _ = await discovery.discover(tenant, GraphQuery([alice["id"]], 2, NOW, 10))
-            return found
+            paths = await discovery.paths(tenant, {d.chunk_id: d.trail for d in found}, NOW)
+            return {d.chunk_id: paths.get(d.chunk_id) for d in found}
         finally:
             await pool.close()
             await graph.close()
 
-    found = {docs[d.chunk_id]: d for d in asyncio.run(discover())}
+    found = {docs[chunk]: path for chunk, path in asyncio.run(discover()).items()}
     assert set(found) == {"a", "b"}
-    a, b = found["a"].path, found["b"].path
+    a, b = found["a"], found["b"]
     assert a is not None and b is not None
     assert a.steps == []
     assert [e["name"] for e in a.entities] == ["Alice Smith"]
