@@ -29,7 +29,7 @@ from graph.neighborhood import neighborhood
 from graph.paths import find_paths
 from graph.temporal import EVERYTHING, TimeFilter
 from graph.timeline import timeline
-from retrieval.ppr import ALPHA, personalized_pagerank
+from retrieval.ppr import ALPHA, Restart, personalized_pagerank
 
 TENANT = "bench-tenant"
 COLLECTION = "bench-collection"
@@ -151,7 +151,7 @@ def ppr_versus_networkx(
     nodes = sorted({n for e in edges for n in e})
     started = time.perf_counter()
     for _ in range(repeat):
-        ours = personalized_pagerank(nodes, edges, [seed])
+        ours = personalized_pagerank(nodes, edges, Restart((seed,)))
     ours_s = (time.perf_counter() - started) / repeat
     g = networkx.Graph()
     g.add_weighted_edges_from((a, b, w) for (a, b), w in edges.items())

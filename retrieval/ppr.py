@@ -62,11 +62,11 @@ class RankedChunk:
     path: list[str]  # seed entity, chunk, entity, ..., this chunk
 
 
-def rank_chunks(sub: Subgraph, start: Restart | list[str], first: int) -> list[RankedChunk]:
+def rank_chunks(sub: Subgraph, start: Restart, first: int) -> list[RankedChunk]:
     """The best `first` chunks of the walk, each with its path from an entity it was reached
     by (an anchor passage itself has none)."""
     nodes = sorted({n for edge in sub.edges for n in edge})
-    if not nodes or not any(s in nodes for s in _restart(start).nodes):
+    if not nodes or not any(s in nodes for s in start.nodes):
         return []
     scores = personalized_pagerank(nodes, sub.edges, start)
     ranked = sorted(sub.chunks, key=lambda c: (-scores.get(c, 0.0), c))[:first]
@@ -76,7 +76,7 @@ def rank_chunks(sub: Subgraph, start: Restart | list[str], first: int) -> list[R
 
 
 def personalized_pagerank(
-    nodes: list[str], edges: dict[tuple[str, str], float], start: Restart | list[str]
+    nodes: list[str], edges: dict[tuple[str, str], float], start: Restart
 ) -> dict[str, float]:
     index = {n: i for i, n in enumerate(nodes)}
     a = np.array([index[x] for x, _ in edges] + [index[y] for _, y in edges])
@@ -84,7 +84,7 @@ def personalized_pagerank(
     w = np.array(list(edges.values()) * 2, dtype=np.float64)
     degree = np.bincount(a, weights=w, minlength=len(nodes)).astype(np.float64)
     transition = w / degree[a]  # row-normalised: a walker at a moves to b
-    restart = _restart_vector(index, _restart(start), degree)
+    restart = _restart_vector(index, start, degree)
     rank = restart.copy()
     for _ in range(ITERATIONS):
         spread = np.bincount(b, weights=transition * rank[a], minlength=len(nodes))
@@ -94,10 +94,6 @@ def personalized_pagerank(
             break
         rank = updated
     return {n: float(rank[index[n]]) for n in nodes}
-
-
-def _restart(start: Restart | list[str]) -> Restart:
-    return Restart(tuple(start)) if isinstance(start, list) else start
 
 
 def _restart_vector(

@@ -9,7 +9,8 @@ from typing import Any, LiteralString
 
 from app.localdb.stack import Stack
 from graph.driver import open_graph
-from tests.helpers import rows
+from tests.graphql_client import GraphQLClient
+from tests.helpers import ingest, new_collection, rows
 
 
 def cypher(stack: Stack, query: LiteralString, **params: Any) -> list[dict[str, Any]]:
@@ -29,6 +30,14 @@ def wait_until_graphed(stack: Stack, collection: str, documents: int) -> None:
         " WHERE c.name = %s AND d.status = 'GRAPHED' AND d.graphed_version = d.version"
     )
     eventually(lambda: rows(stack, query, collection) == [(documents,)])
+
+
+def graphed_collection(gql: GraphQLClient, stack: Stack, *docs: dict[str, Any]) -> str:
+    """A new collection holding `docs`, once every one is graphed."""
+    name = new_collection(gql)
+    ingest(gql, name, *docs)
+    wait_until_graphed(stack, name, len(docs))
+    return name
 
 
 def eventually(condition: Callable[[], bool], seconds: float = 60) -> None:

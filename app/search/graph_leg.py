@@ -45,7 +45,6 @@ class GraphQuery:
 
     seeds: list[str]
     hops: int
-    time: TimeFilter
     first: int
     seed_chunks: tuple[str, ...] = ()
     cues: frozenset[str] = frozenset()  # the query's relation words (retrieval/relation_cues)

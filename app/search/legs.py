@@ -18,7 +18,6 @@ from app.search.graph_leg import GraphDiscovery, GraphQuery
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker, title_candidates
 from app.search.results import LegResult
-from graph.temporal import TimeFilter
 from ingest.embedder import Embedder
 from retrieval.query_terms import query_terms
 from retrieval.relation_cues import cue_terms
@@ -151,7 +150,6 @@ class SearchLegs:
         return GraphQuery(
             seeds=list(seeds),
             hops=request.hops,
-            time=TimeFilter.at(request.as_of, None),
             first=context.limit * (3 if context.scope.narrowed else 1),  # filters drop some
             seed_chunks=tuple(titled),
             cues=cue_terms(request.query, seeds.values()),

@@ -124,9 +124,7 @@ class Search:
     ) -> bool:
         """Relationship paths for the graph hits this collection can contribute; False when
         Neo4j cannot give them, which fails the graph leg like any other of its errors."""
-        wanted = (
-            candidates if request.result_type is ResultType.FILE else candidates[: request.top_k]
-        )
+        wanted = _returned(request, candidates)
         trails = {str(c.chunk_id): c.trail for c in wanted if c.trail}
         if not trails:
             return True
@@ -210,7 +208,7 @@ class Search:
     async def _hits(
         self, tenant: Tenant, request: SearchRequest, merged: list[Candidate], terms: set[str]
     ) -> list[SearchHit]:
-        wanted = merged if request.result_type is ResultType.FILE else merged[: request.top_k]
+        wanted = _returned(request, merged)
         async with self._pool.connection() as conn:
             details = await rows.hit_passages(conn, tenant.id, [c.chunk_id for c in wanted])
         hits = [_hit(c, details[c.chunk_id], terms) for c in wanted if c.chunk_id in details]
@@ -278,6 +276,12 @@ async def _vector_or_none(task: asyncio.Task[NDArray[np.float32]]) -> NDArray[np
         return await task
     except Exception:
         return None
+
+
+def _returned(request: SearchRequest, candidates: list[Candidate]) -> list[Candidate]:
+    """The candidates hits are made from: the first topK, or every one when hits are files
+    (grouped by document afterwards)."""
+    return candidates if request.result_type is ResultType.FILE else candidates[: request.top_k]
 
 
 def _merge(lists: list[list[Candidate]]) -> list[Candidate]:

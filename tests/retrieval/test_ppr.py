@@ -32,7 +32,7 @@ def test_scores_sum_to_one_and_favour_the_seed_side() -> None:
         ("dave", "c3"): 1.0,
     }
     nodes = sorted({n for e in edges for n in e})
-    scores = personalized_pagerank(nodes, edges, ["alice"])
+    scores = personalized_pagerank(nodes, edges, Restart(("alice",)))
     assert sum(scores.values()) == pytest.approx(1.0)
     assert scores["c1"] > scores["c2"] > scores["c3"] == 0.0
 
@@ -40,7 +40,7 @@ def test_scores_sum_to_one_and_favour_the_seed_side() -> None:
 def test_hub_seeds_get_less_restart_mass() -> None:
     edges = {("hub", f"c{i}"): 1.0 for i in range(20)} | {("rare", "x"): 1.0}
     nodes = sorted({n for e in edges for n in e})
-    scores = personalized_pagerank(nodes, edges, ["hub", "rare"])
+    scores = personalized_pagerank(nodes, edges, Restart(("hub", "rare")))
     assert scores["x"] > scores["c0"]
 
 
@@ -50,7 +50,7 @@ def test_paths_lead_back_to_a_seed() -> None:
         parent={"c1": "alice", "bob": "c1", "c2": "bob"},
         chunks={"c1", "c2"},
     )
-    ranked = rank_chunks(sub, ["alice"], first=5)
+    ranked = rank_chunks(sub, Restart(("alice",)), first=5)
     assert [r.chunk_id for r in ranked] == ["c1", "c2"]
     assert ranked[1].path == ["alice", "c1", "bob", "c2"]
 
@@ -108,7 +108,7 @@ def test_a_two_hop_chunk_ranks_above_an_unrelated_one(
 ) -> None:
     alice, docs = three_people
     sub = subgraph(stack, alice["tenant"], [alice["id"]], hops=2, fanout=50, max_edges=1000)
-    ranked = [docs[r.chunk_id] for r in rank_chunks(sub, [alice["id"]], 10)]
+    ranked = [docs[r.chunk_id] for r in rank_chunks(sub, Restart((alice["id"],)), 10)]
     assert ranked[:2] == ["a", "b"]
     assert "c" not in ranked
 
@@ -188,7 +188,7 @@ def test_discovery_gives_each_chunk_its_relationship_path(
         try:
             tenant = Tenant(uuid.UUID(alice["tenant"]), "t")
             discovery = GraphDiscovery(graph, pool)
-            found, _ = await discovery.discover(tenant, GraphQuery([alice["id"]], 2, NOW, 10))
+            found, _ = await discovery.discover(tenant, GraphQuery([alice["id"]], 2, 10))
             paths = await discovery.paths(tenant, {d.chunk_id: d.trail for d in found}, NOW)
             return {d.chunk_id: paths.get(d.chunk_id) for d in found}
         finally:

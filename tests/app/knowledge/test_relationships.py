@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from app.localdb.stack import Stack, make_key
-from tests.graph_helpers import cypher, eventually, wait_until_graphed
+from tests.graph_helpers import cypher, eventually, graphed_collection, wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection
 
@@ -199,11 +199,10 @@ def test_neighborhood_hops_and_cooccurrence_evidence(client: GraphQLClient, chai
 
 
 def test_a_hub_is_capped_and_says_so(client: GraphQLClient, stack: Stack) -> None:
-    name = new_collection(client)
     attendees = "John Smith, Mary Brown, Ahmed Garcia, Li Chen, Olga Novak, Ruth Cohen"
     texts = [f"Globex Corporation hired {a} in Berlin." for a in attendees.split(", ")]
-    ingest(client, name, *[{"externalId": f"h{i}", "text": t} for i, t in enumerate(texts)])
-    wait_until_graphed(stack, name, len(texts))
+    docs = [{"externalId": f"h{i}", "text": t} for i, t in enumerate(texts)]
+    name = graphed_collection(client, stack, *docs)
     globex = entity_id(client, name, "Globex Corporation")
     found = client.data(NEIGHBORHOOD, e=globex, hops=1, asOf=None, p=None, first=3)["neighborhood"]
     assert len(found["nodes"]) == 3 and found["truncated"]

@@ -8,7 +8,7 @@ import pytest
 
 from app.knowledge.communities import detect
 from app.localdb.stack import Stack
-from tests.graph_helpers import eventually, wait_until_graphed
+from tests.graph_helpers import eventually, graphed_collection, wait_until_graphed
 from tests.graphql_client import GraphQLClient
 from tests.helpers import ingest, new_collection
 
@@ -45,10 +45,10 @@ def test_an_empty_graph_has_no_communities() -> None:
 
 @pytest.mark.integration
 def test_two_topics_come_out_as_two_themes_with_digests(gql: GraphQLClient, stack: Stack) -> None:
-    name = new_collection(gql)
     texts = SPACE + COOKING
-    ingest(gql, name, *[{"externalId": f"d{i}", "text": t} for i, t in enumerate(texts)])
-    wait_until_graphed(stack, name, len(texts))
+    name = graphed_collection(
+        gql, stack, *[{"externalId": f"d{i}", "text": t} for i, t in enumerate(texts)]
+    )
 
     def computed() -> dict[str, Any] | None:
         found: dict[str, Any] = gql.data(THEMES, c=name, first=10)["themes"]

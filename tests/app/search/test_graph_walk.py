@@ -11,9 +11,8 @@ import pytest
 
 from app.localdb.stack import Stack, make_key
 from tests.app.search.test_search import paths, search
-from tests.graph_helpers import wait_until_graphed
+from tests.graph_helpers import graphed_collection
 from tests.graphql_client import GraphQLClient
-from tests.helpers import ingest, new_collection
 
 pytestmark = pytest.mark.integration
 
@@ -49,10 +48,7 @@ def client(http: httpx.Client, stack: Stack) -> GraphQLClient:
 
 @pytest.fixture(scope="module")
 def corpus(client: GraphQLClient, stack: Stack) -> str:
-    name = new_collection(client)
-    ingest(client, name, *DOCS)
-    wait_until_graphed(stack, name, len(DOCS))
-    return name
+    return graphed_collection(client, stack, *DOCS)
 
 
 def test_a_query_naming_no_entity_still_walks(client: GraphQLClient, corpus: str) -> None:

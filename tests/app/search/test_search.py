@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from app.localdb.stack import Stack, make_key
-from tests.graph_helpers import wait_until_graphed
+from tests.graph_helpers import graphed_collection
 from tests.graphql_client import GraphQLClient
 from tests.helpers import CONTRACT, ingest, new_collection
 
@@ -53,10 +53,7 @@ def client(http: httpx.Client, stack: Stack) -> GraphQLClient:
 
 @pytest.fixture(scope="module")
 def corpus(client: GraphQLClient, stack: Stack) -> str:
-    name = new_collection(client)
-    ingest(client, name, *DOCS)
-    wait_until_graphed(stack, name, len(DOCS))
-    return name
+    return graphed_collection(client, stack, *DOCS)
 
 
 def search(gql: GraphQLClient, collection: str, query: str, **options: Any) -> dict[str, Any]:
@@ -222,13 +219,11 @@ def test_unknown_mode_and_too_many_spans_are_bad_input(client: GraphQLClient, co
 def test_a_quoted_title_with_its_qualifier_picks_that_document(
     client: GraphQLClient, stack: Stack
 ) -> None:
-    name = new_collection(client)
     docs = [
         {"externalId": "planet", "title": "Mercury (planet)", "text": "Mercury orbits the Sun."},
         {"externalId": "element", "title": "Mercury (element)", "text": "Mercury is a metal."},
     ]
-    ingest(client, name, *docs)
-    wait_until_graphed(stack, name, len(docs))
+    name = graphed_collection(client, stack, *docs)
     for qualifier in ("planet", "element"):
         result = search(client, name, f"What is Mercury ({qualifier.title()}) like?", mode="GRAPH")
         assert paths(result)[0] == qualifier
