@@ -20,7 +20,7 @@ from app.answers.composer import Composer
 from app.answers.extractive import ExtractiveComposer
 from app.answers.generative import GenerativeComposer
 from app.answers.request import EXTRACTIVE
-from app.answers.service import Answers
+from app.answers.service import Access, Answers
 from app.collections.documents import Documents
 from app.collections.service import Collections
 from app.collections.spans import Spans
@@ -44,6 +44,10 @@ from app.search.linking import EntityLinker
 from app.search.logs import SearchLogs
 from app.search.service import Search
 from app.settings import LlmSettings, Settings
+from app.tenancy.keys import ApiKeys
+from app.tenancy.plans import Plans
+from app.tenancy.preflight import Preflight
+from app.tenancy.usage import Metering
 from graph.constraints import ensure_constraints
 from graph.driver import GraphStore, open_graph
 from store.migrations import migrate
@@ -76,6 +80,10 @@ class Services:
     spans: Spans
     search_logs: SearchLogs
     answers: Answers
+    keys: ApiKeys
+    plans: Plans
+    preflight: Preflight
+    metering: Metering
 
     async def close(self) -> None:
         await self.keyword_index.close()
@@ -153,6 +161,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         pool, collections, embedders, linker, discovery, keyword_index, _reranker(settings)
     )
     spans = Spans(pool)
+    access = Access(Preflight(pool), Metering(pool))
     return Services(
         settings=settings,
         pool=pool,
@@ -173,7 +182,11 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         search=search,
         spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
-        answers=_answers(settings, search, collections, spans, linker),
+        answers=_answers(settings, search, collections, spans, linker, access),
+        keys=ApiKeys(pool),
+        plans=Plans(pool),
+        preflight=access.preflight,
+        metering=access.metering,
     )
 
 
@@ -183,6 +196,7 @@ def _answers(
     collections: Collections,
     spans: Spans,
     linker: EntityLinker,
+    access: Access,
 ) -> Answers:
     """The extractive composer always; each configured LLM model beside it."""
     config = settings.answers
@@ -191,7 +205,7 @@ def _answers(
     if chat is not None:
         generative = GenerativeComposer(chat, config.prompt_tokens)
         composers.update({model: generative for model in config.llm.models})
-    return Answers(search, collections, spans, linker, config, composers, chat)
+    return Answers(search, collections, spans, linker, config, composers, access, chat)
 
 
 def _chat(config: LlmSettings) -> ChatModel | None:

@@ -96,7 +96,7 @@ async def answered(services: Services, tenant: Tenant, collection: str, query: s
     request = AnswerRequest(SearchRequest((collection,), query, top_k=TOP_K))
     started = time.perf_counter()
     sources_event, to_sources, first = None, 0.0, None
-    async for event in services.answers.stream(tenant, request):
+    async for event in services.answers.stream(await services.keys.operator(tenant), request):
         elapsed = (time.perf_counter() - started) * 1000
         if isinstance(event, AnswerSources):
             sources_event, to_sources = event, elapsed

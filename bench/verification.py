@@ -75,7 +75,7 @@ async def measured(
 ) -> None:
     request = AnswerRequest(SearchRequest((DATASET,), query, top_k=8), model=MODEL)
     started, first_delta = time.perf_counter(), None
-    async for event in services.answers.stream(tenant, request):
+    async for event in services.answers.stream(await services.keys.operator(tenant), request):
         if isinstance(event, AnswerDelta) and first_delta is None:
             first_delta = time.perf_counter()
         if isinstance(event, AnswerDone):

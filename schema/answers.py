@@ -3,6 +3,7 @@ of `answerStream`."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import Enum
 from typing import Annotated
 
@@ -183,6 +184,12 @@ class AnswerUsage:
     passages_read: int
     time_to_first_delta_ms: float | None
     latency_ms: float
+    credits: float = strawberry.field(description="What the usage row recorded and charged.")
+    recorded_at: datetime | None = strawberry.field(description="When the usage row was written.")
+
+    @classmethod
+    def of(cls, usage: results.Usage) -> AnswerUsage:
+        return cls(**{**vars(usage), "credits": float(usage.credits)})
 
 
 @strawberry.type
@@ -228,7 +235,7 @@ class Answer:
             query_used=answer.query_used,
             degraded=answer.degraded,
             missing_legs=list(answer.missing_legs),
-            usage=AnswerUsage(**vars(answer.usage)),
+            usage=AnswerUsage.of(answer.usage),
             verification=AnswerVerification(**vars(answer.verification)),
         )
 

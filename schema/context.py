@@ -1,4 +1,4 @@
-"""Per-request GraphQL context: the app's services and the caller's tenant."""
+"""Per-request GraphQL context: the app's services and the caller's principal."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from strawberry.types import Info as StrawberryInfo
 
 from app.services import Services
 from app.tenancy.auth import API_KEY_HEADER, Tenant, authenticate, key_from_connection_params
+from app.tenancy.principal import Principal
 
 
 @dataclass
@@ -21,13 +22,32 @@ class Context:
     response: Response | WebSocket | None
     # Strawberry fills this from the graphql-transport-ws connection_init payload.
     connection_params: Any = None
-    _tenant: Tenant | None = field(default=None, repr=False)
+    _principal: Principal | None = field(default=None, repr=False)
+    _admitted: bool = field(default=False, repr=False)
+
+    async def authenticate(self) -> Principal:
+        """The caller, looked up once per HTTP request and again for every operation of a
+        WebSocket, so that a key revoked while the socket stays open stops at once."""
+        if self._principal is None or self.is_socket:
+            self._principal = await authenticate(self.services.pool, self.api_key())
+            self._admitted = False
+        return self._principal
+
+    async def principal(self) -> Principal:
+        return self._principal or await self.authenticate()
 
     async def tenant(self) -> Tenant:
-        """The authenticated tenant; raises UNAUTHENTICATED. Looked up once per request."""
-        if self._tenant is None:
-            self._tenant = await authenticate(self.services.pool, self.api_key())
-        return self._tenant
+        return (await self.principal()).tenant
+
+    async def admit(self) -> None:
+        """Count this request against the key's rate ceiling, once."""
+        if not self._admitted:
+            await self.services.preflight.admit(await self.principal())
+            self._admitted = True
+
+    @property
+    def is_socket(self) -> bool:
+        return isinstance(self.request, WebSocket)
 
     def api_key(self) -> str | None:
         if isinstance(self.request, WebSocket):

@@ -10,8 +10,10 @@ import strawberry
 from strawberry.scalars import JSON
 
 from app.collections.documents import DocumentRow, SectionRow, encode_cursor
+from app.tenancy.principal import Scope
 from schema.context import Info
 from schema.pagination import PageInfo
+from schema.permissions import require
 from schema.records import StoredRecord
 
 
@@ -107,12 +109,17 @@ class Document:
         rows = await info.context.services.documents.sections(tenant, self.row.id)
         return [Section.of(row) for row in rows]
 
-    @strawberry.field
-    async def record(self, info: Info) -> StoredRecord | None:
+    @strawberry.field(
+        description="A record's fields; sensitive values masked unless `unmasked`, which"
+        " needs the sensitive:read scope."
+    )
+    async def record(self, info: Info, unmasked: bool = False) -> StoredRecord | None:
+        if unmasked:
+            await require(info, Scope.SENSITIVE_READ)
         if self.row.source_type != "RECORD":
             return None
         tenant = await info.context.tenant()
-        found = await info.context.services.documents.record(tenant, self.row.id)
+        found = await info.context.services.documents.record(tenant, self.row.id, unmasked)
         return (
             None
             if found is None

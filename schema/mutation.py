@@ -7,13 +7,16 @@ from uuid import UUID
 import strawberry
 
 from app.answers.request import ClaimPolicy
+from app.ids import uuid_or_not_found
 from ingest.records import FieldSpec
 from ingest.submission import DocumentSubmission
 from retrieval.vocabulary import VocabularyRule as RuleRow
+from schema.access import ApiKey, ApiKeyInput, CreatedApiKey
 from schema.answers import AnswerClaimPolicy
 from schema.context import Info
 from schema.documents import DeleteResult, DocumentInput
 from schema.jobs import DocumentOutcome, IngestJob
+from schema.permissions import ADMIN, INGEST
 from schema.records import RecordFieldInput, RecordInput, RecordSchema
 from schema.themes import Themes
 from schema.types import Collection
@@ -30,7 +33,9 @@ class IngestResult:
 
 @strawberry.type
 class Mutation:
-    @strawberry.mutation(description="Create a collection pinned to one embedding model.")
+    @strawberry.mutation(
+        permission_classes=ADMIN, description="Create a collection pinned to one embedding model."
+    )
     async def create_collection(
         self, info: Info, name: str, embedding_model: str | None = None
     ) -> Collection:
@@ -38,7 +43,10 @@ class Mutation:
         created = await info.context.services.collections.create(tenant, name, embedding_model)
         return Collection(row=created)
 
-    @strawberry.mutation(description="What answers over a collection do with an unsupported claim.")
+    @strawberry.mutation(
+        permission_classes=ADMIN,
+        description="What answers over a collection do with an unsupported claim.",
+    )
     async def set_answer_policy(
         self,
         info: Info,
@@ -50,20 +58,26 @@ class Mutation:
         policy = ClaimPolicy(claim_policy).value
         return Collection(row=await collections.set_answer_policy(tenant, collection, policy))
 
-    @strawberry.mutation(description="Recompute a collection's themes now, and return them.")
+    @strawberry.mutation(
+        permission_classes=ADMIN,
+        description="Recompute a collection's themes now, and return them.",
+    )
     async def refresh_themes(self, info: Info, collection: str, first: int = 10) -> Themes:
         tenant = await info.context.tenant()
         await info.context.services.themes.refresh(tenant, collection)
         return Themes.of(await info.context.services.themes.get(tenant, collection, first))
 
-    @strawberry.mutation(description="Delete a collection and everything in it.")
+    @strawberry.mutation(
+        permission_classes=ADMIN, description="Delete a collection and everything in it."
+    )
     async def delete_collection(self, info: Info, name: str) -> bool:
         tenant = await info.context.tenant()
         await info.context.services.documents.delete_collection(tenant, name)
         return True
 
     @strawberry.mutation(
-        description="Queue documents for indexing. With wait, return once the job is done."
+        permission_classes=INGEST,
+        description="Queue documents for indexing. With wait, return once the job is done.",
     )
     async def ingest_documents(
         self, info: Info, collection: str, documents: list[DocumentInput], wait: bool = False
@@ -76,13 +90,17 @@ class Mutation:
         )
         return await _result(info, job_id, wait)
 
-    @strawberry.mutation(description="Remove one document and its whole index.")
+    @strawberry.mutation(
+        permission_classes=INGEST, description="Remove one document and its whole index."
+    )
     async def delete_document(self, info: Info, collection: str, external_id: str) -> DeleteResult:
         tenant = await info.context.tenant()
         removed = await info.context.services.documents.delete(tenant, collection, external_id)
         return DeleteResult(deleted=removed is not None, chunks_removed=removed or 0)
 
-    @strawberry.mutation(description="Create or replace a typed record schema.")
+    @strawberry.mutation(
+        permission_classes=INGEST, description="Create or replace a typed record schema."
+    )
     async def define_record_schema(
         self, info: Info, collection: str, name: str, fields: list[RecordFieldInput]
     ) -> RecordSchema:
@@ -95,7 +113,10 @@ class Mutation:
         )
         return RecordSchema.of(schema.id, schema.name, schema.fields)
 
-    @strawberry.mutation(description="Queue typed records; sensitive fields are never indexed.")
+    @strawberry.mutation(
+        permission_classes=INGEST,
+        description="Queue typed records; sensitive fields are never indexed.",
+    )
     async def ingest_records(
         self,
         info: Info,
@@ -110,7 +131,10 @@ class Mutation:
         )
         return await _result(info, job_id, wait)
 
-    @strawberry.mutation(description="Replace the collection's synonym and expansion rules.")
+    @strawberry.mutation(
+        permission_classes=ADMIN,
+        description="Replace the collection's synonym and expansion rules.",
+    )
     async def set_vocabulary_rules(
         self, info: Info, collection: str, rules: list[VocabularyRuleInput]
     ) -> list[VocabularyRule]:
@@ -118,6 +142,25 @@ class Mutation:
         rows = [RuleRow(r.kind.value, r.term, list(r.terms)) for r in rules]
         saved = await info.context.services.vocabulary.replace(tenant, collection, rows)
         return [VocabularyRule.of(row) for row in saved]
+
+    @strawberry.mutation(
+        permission_classes=ADMIN,
+        description="Create an API key for this tenant; its secret is returned only here.",
+    )
+    async def create_api_key(self, info: Info, input: ApiKeyInput) -> CreatedApiKey:
+        principal = await info.context.principal()
+        held = tuple(sorted(s.value for s in principal.scopes))
+        created = await info.context.services.keys.create_for(principal, input.to_request(held))
+        return CreatedApiKey.of(created)
+
+    @strawberry.mutation(
+        permission_classes=ADMIN,
+        description="Revoke an API key at once, on HTTP and on open WebSockets.",
+    )
+    async def revoke_api_key(self, info: Info, id: strawberry.ID) -> ApiKey:
+        tenant = await info.context.tenant()
+        key_id = uuid_or_not_found(str(id), "API key")
+        return ApiKey.of(await info.context.services.keys.revoke(key_id, tenant))
 
 
 async def _result(info: Info, job_id: UUID, wait: bool) -> IngestResult:

@@ -10,11 +10,13 @@ import strawberry
 from app.health import check_backends
 from app.ids import uuid_or_not_found
 from app.knowledge.relationships import TimeFilter
+from schema.access import ApiKey, UsageGroup, UsageTotal
 from schema.answers import Answer, AnswerInput, AnswerModelInfo
 from schema.context import Info
 from schema.documents import Document, DocumentConnection, DocumentStatus
 from schema.entities import Entity, EntityMatch
 from schema.jobs import IngestJob
+from schema.permissions import ADMIN, ANSWER, INGEST, SEARCH
 from schema.relationships import Neighborhood, Paths, Timeline
 from schema.search import SearchInput, SearchLogEntry, SearchResult, SpanContent, SpanInput
 from schema.themes import Themes
@@ -24,25 +26,32 @@ from schema.vocabulary import VocabularyRule
 
 @strawberry.type
 class Query:
-    @strawberry.field(description="The caller's collections, by name.")
+    @strawberry.field(permission_classes=SEARCH, description="The caller's collections, by name.")
     async def collections(self, info: Info) -> list[Collection]:
         tenant = await info.context.tenant()
         rows = await info.context.services.collections.list(tenant)
         return [Collection(row=row) for row in rows]
 
-    @strawberry.field(description="One collection by name; NOT_FOUND when the caller has none.")
+    @strawberry.field(
+        permission_classes=SEARCH,
+        description="One collection by name; NOT_FOUND when the caller has none.",
+    )
     async def collection(self, info: Info, name: str) -> Collection:
         tenant = await info.context.tenant()
         return Collection(row=await info.context.services.collections.get(tenant, name))
 
-    @strawberry.field(description="Whether PostgreSQL and Neo4j answer, and how fast.")
+    @strawberry.field(
+        permission_classes=SEARCH, description="Whether PostgreSQL and Neo4j answer, and how fast."
+    )
     async def health(self, info: Info) -> Health:
-        await info.context.tenant()
         backends = await check_backends(info.context.services)
         statuses = [BackendStatus.of(backend) for backend in backends]
         return Health(ok=all(b.up for b in backends), backends=statuses)
 
-    @strawberry.field(description="A collection's documents, oldest first (Relay connection).")
+    @strawberry.field(
+        permission_classes=SEARCH,
+        description="A collection's documents, oldest first (Relay connection).",
+    )
     async def documents(
         self,
         info: Info,
@@ -57,30 +66,36 @@ class Query:
         )
         return DocumentConnection.of(found.rows, found.has_next)
 
-    @strawberry.field
+    @strawberry.field(permission_classes=SEARCH)
     async def document(self, info: Info, id: strawberry.ID) -> Document:
         tenant = await info.context.tenant()
         return Document.of(await info.context.services.documents.get(tenant, str(id)))
 
-    @strawberry.field
+    @strawberry.field(permission_classes=INGEST)
     async def job(self, info: Info, id: strawberry.ID) -> IngestJob:
         tenant = await info.context.tenant()
         return IngestJob.of(
             await info.context.services.ingestion.job(tenant, uuid_or_not_found(id, "job"))
         )
 
-    @strawberry.field
+    @strawberry.field(permission_classes=ADMIN)
     async def vocabulary_rules(self, info: Info, collection: str) -> list[VocabularyRule]:
         tenant = await info.context.tenant()
         rules = await info.context.services.vocabulary.rules(tenant, collection)
         return [VocabularyRule.of(rule) for rule in rules]
 
-    @strawberry.field(description="One entity by id; NOT_FOUND when the caller has none.")
+    @strawberry.field(
+        permission_classes=SEARCH,
+        description="One entity by id; NOT_FOUND when the caller has none.",
+    )
     async def entity(self, info: Info, id: strawberry.ID) -> Entity:
         tenant = await info.context.tenant()
         return Entity.of(await info.context.services.entities.get(tenant, str(id)))
 
-    @strawberry.field(description="Entities whose name or alias matches, fuzzily, best first.")
+    @strawberry.field(
+        permission_classes=SEARCH,
+        description="Entities whose name or alias matches, fuzzily, best first.",
+    )
     async def entities(
         self,
         info: Info,
@@ -96,9 +111,10 @@ class Query:
         return [EntityMatch(entity=Entity.of(row), score=float(row["score"])) for row in rows]
 
     @strawberry.field(
+        permission_classes=SEARCH,
         description="Entities within `hops` of one entity and the evidenced edges among them."
         " `asOf` keeps facts valid then; `knownAt` keeps what the system knew then (default:"
-        " now). `predicates` keeps only those facts (and drops co-occurrences)."
+        " now). `predicates` keeps only those facts (and drops co-occurrences).",
     )
     async def neighborhood(
         self,
@@ -117,7 +133,8 @@ class Query:
         return Neighborhood.of(view)
 
     @strawberry.field(
-        description="Paths between two entities: shortest first, then by evidence weight."
+        permission_classes=SEARCH,
+        description="Paths between two entities: shortest first, then by evidence weight.",
     )
     async def paths(
         self,
@@ -136,8 +153,9 @@ class Query:
         return Paths.of(view)
 
     @strawberry.field(
+        permission_classes=SEARCH,
         description="Facts about an entity ordered by validFrom (undated last), with the"
-        " invalidated and the replacing ones flagged. `from`/`to` bound validFrom."
+        " invalidated and the replacing ones flagged. `from`/`to` bound validFrom.",
     )
     async def timeline(
         self,
@@ -155,41 +173,56 @@ class Query:
         return Timeline.of(view)
 
     @strawberry.field(
+        permission_classes=SEARCH,
         description="The collection's themes: communities of its entity graph (Leiden), largest"
         " first, each with its top entities by PageRank, best-supported facts and"
-        " representative chunks. Recomputed in the background after ingestion."
+        " representative chunks. Recomputed in the background after ingestion.",
     )
     async def themes(self, info: Info, collection: str, first: int = 10) -> Themes:
         tenant = await info.context.tenant()
         return Themes.of(await info.context.services.themes.get(tenant, collection, first))
 
     @strawberry.field(
+        permission_classes=SEARCH,
         description="Ranked passages: dense, keyword, section and graph legs fused. Each hit"
         " says how it was found; graph hits carry their relationship path. Scores order hits"
-        " within one response and are not confidence values."
+        " within one response and are not confidence values.",
     )
     async def search(self, info: Info, input: SearchInput) -> SearchResult:
         tenant = await info.context.tenant()
         outcome = await info.context.services.search.search(tenant, input.to_request())
         return SearchResult.of(outcome)
 
-    @strawberry.field(description="A grounded, cited answer, checked against its passages.")
+    @strawberry.field(
+        permission_classes=ANSWER,
+        description="A grounded, cited answer, checked against its passages.",
+    )
     async def answer(self, info: Info, input: AnswerInput) -> Answer:
-        tenant = await info.context.tenant()
-        return Answer.of(await info.context.services.answers.answer(tenant, input.to_request()))
+        principal = await info.context.principal()
+        answers = info.context.services.answers
+        return Answer.of(await answers.answer(principal, input.to_request()))
 
-    @strawberry.field(description="The composers an answer can use; `extractive` needs no LLM.")
+    @strawberry.field(
+        permission_classes=ANSWER,
+        description="The composers an answer can use; `extractive` needs no LLM.",
+    )
     async def answer_models(self, info: Info) -> list[AnswerModelInfo]:
-        await info.context.tenant()
-        return [AnswerModelInfo.of(m) for m in info.context.services.answers.models()]
+        principal = await info.context.principal()
+        models = info.context.services.answers.models_for(principal)
+        return [AnswerModelInfo.of(m) for m in models]
 
-    @strawberry.field(description="The text of up to 50 spans, as search hits give them.")
+    @strawberry.field(
+        permission_classes=SEARCH,
+        description="The text of up to 50 spans, as search hits give them.",
+    )
     async def read_spans(self, info: Info, spans: list[SpanInput]) -> list[SpanContent]:
         tenant = await info.context.tenant()
         found = await info.context.services.spans.read(tenant, [s.to_request() for s in spans])
         return [SpanContent.of(f) for f in found]
 
-    @strawberry.field(description="Searches of a collection, newest first.")
+    @strawberry.field(
+        permission_classes=ADMIN, description="Searches of a collection, newest first."
+    )
     async def search_logs(
         self,
         info: Info,
@@ -201,3 +234,24 @@ class Query:
         tenant = await info.context.tenant()
         found = await info.context.services.search_logs.recent(tenant, collection, from_, to, first)
         return [SearchLogEntry.of(entry) for entry in found]
+
+    @strawberry.field(permission_classes=ADMIN, description="The tenant's API keys, oldest first.")
+    async def api_keys(self, info: Info) -> list[ApiKey]:
+        tenant = await info.context.tenant()
+        return [ApiKey.of(row) for row in await info.context.services.keys.of_tenant(tenant)]
+
+    @strawberry.field(
+        permission_classes=ADMIN,
+        description="Usage of models between `from` (inclusive) and `to`, summed per group.",
+    )
+    async def usage(
+        self,
+        info: Info,
+        from_: Annotated[datetime, strawberry.argument(name="from")],
+        to: datetime,
+        group_by: UsageGroup = UsageGroup.DAY,
+    ) -> list[UsageTotal]:
+        tenant = await info.context.tenant()
+        span = (from_, to)
+        rows = await info.context.services.metering.totals(tenant, span, group_by.value)
+        return [UsageTotal.of(row) for row in rows]

@@ -12,6 +12,7 @@ from app.ids import uuid_or_not_found
 from schema.answers import AnswerEvent, AnswerInput, event_of
 from schema.context import Info
 from schema.jobs import IngestProgress
+from schema.permissions import ANSWER, INGEST, SEARCH
 
 MAX_TICKS = 1000
 POLL_SECONDS = 0.2
@@ -19,11 +20,13 @@ POLL_SECONDS = 0.2
 
 @strawberry.type
 class Subscription:
-    @strawberry.subscription(description="Counts from 1 to `count`: a check of the WebSocket path.")
+    @strawberry.subscription(
+        permission_classes=SEARCH,
+        description="Counts from 1 to `count`: a check of the WebSocket path.",
+    )
     async def ticks(
         self, info: Info, count: int = 3, interval_ms: int = 100
     ) -> AsyncGenerator[int, None]:
-        await info.context.tenant()
         if not 1 <= count <= MAX_TICKS or not 0 <= interval_ms <= 60_000:
             raise TrellisError(
                 ErrorCode.BAD_USER_INPUT,
@@ -34,18 +37,22 @@ class Subscription:
             await asyncio.sleep(interval_ms / 1000)
 
     @strawberry.subscription(
+        permission_classes=ANSWER,
         description="An answer as it is written: AnswerSources, then AnswerDelta events (verified"
-        " text), an AnswerClaim for each claim caveated or removed, and AnswerDone last."
+        " text), an AnswerClaim for each claim caveated or removed, and AnswerDone last.",
     )
     async def answer_stream(
         self, info: Info, input: AnswerInput
     ) -> AsyncGenerator[AnswerEvent, None]:
-        tenant = await info.context.tenant()
+        principal = await info.context.principal()
         request = input.to_request()
-        async for event in info.context.services.answers.stream(tenant, request):
+        async for event in info.context.services.answers.stream(principal, request):
             yield event_of(event, request.sources)
 
-    @strawberry.subscription(description="Progress of an ingest job, ending with a final event.")
+    @strawberry.subscription(
+        permission_classes=INGEST,
+        description="Progress of an ingest job, ending with a final event.",
+    )
     async def ingest_progress(
         self, info: Info, job_id: strawberry.ID
     ) -> AsyncGenerator[IngestProgress, None]:

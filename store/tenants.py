@@ -1,27 +1,20 @@
-"""Tenants and their API keys."""
+"""Tenants: who owns content, on which plan, with what credit balance."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
+from decimal import Decimal
 from uuid import UUID
 
 from psycopg.rows import class_row
 
 from store.pool import Conn
 
-_KEY_PREFIX = "trk_"
-
 
 @dataclass(frozen=True)
 class Tenant:
     id: UUID
     name: str
-
-
-def hash_key(api_key: str) -> bytes:
-    return hashlib.sha256(api_key.encode()).digest()
 
 
 async def ensure_tenant(conn: Conn, name: str) -> Tenant:
@@ -37,21 +30,29 @@ async def ensure_tenant(conn: Conn, name: str) -> Tenant:
     return tenant
 
 
-async def create_api_key(conn: Conn, tenant: Tenant) -> str:
-    """A new key for `tenant`. Only its hash is stored; the key itself is returned once."""
-    api_key = _KEY_PREFIX + secrets.token_urlsafe(32)
-    await conn.execute(
-        "INSERT INTO api_keys (tenant_id, key_hash, prefix) VALUES (%s, %s, %s)",
-        (tenant.id, hash_key(api_key), api_key[:8]),
-    )
-    return api_key
-
-
-async def tenant_for_key(conn: Conn, api_key: str) -> Tenant | None:
+async def by_name(conn: Conn, name: str) -> Tenant | None:
     async with conn.cursor(row_factory=class_row(Tenant)) as cursor:
-        await cursor.execute(
-            "SELECT t.id, t.name FROM api_keys k JOIN tenants t ON t.id = k.tenant_id"
-            " WHERE k.key_hash = %s AND k.revoked_at IS NULL",
-            (hash_key(api_key),),
-        )
+        await cursor.execute("SELECT id, name FROM tenants WHERE name = %s", (name,))
         return await cursor.fetchone()
+
+
+async def set_plan(conn: Conn, tenant_id: UUID, plan: str) -> None:
+    await conn.execute("UPDATE tenants SET plan = %s WHERE id = %s", (plan, tenant_id))
+
+
+async def add_credits(conn: Conn, tenant_id: UUID, credits: Decimal) -> Decimal:
+    """The balance after adding `credits` (negative to take them away)."""
+    cursor = await conn.execute(
+        "UPDATE tenants SET credits = credits + %s WHERE id = %s RETURNING credits",
+        (credits, tenant_id),
+    )
+    row = await cursor.fetchone()
+    assert row is not None
+    return Decimal(row[0])
+
+
+async def balance(conn: Conn, tenant_id: UUID) -> Decimal:
+    cursor = await conn.execute("SELECT credits FROM tenants WHERE id = %s", (tenant_id,))
+    row = await cursor.fetchone()
+    assert row is not None
+    return Decimal(row[0])

@@ -4,6 +4,8 @@ their verification, the structured brief, usage, and the events of a streamed an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
 from enum import StrEnum
 from uuid import UUID
 
@@ -70,6 +72,9 @@ class Usage:
     passages_read: int
     time_to_first_delta_ms: float | None
     latency_ms: float
+    # What the usage row recorded: set once the row is written, after the answer is done.
+    credits: Decimal = Decimal(0)
+    recorded_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from app.answers.checks import check_request
 from app.answers.composer import ComposeContext, Composer
 from app.answers.conversation import standalone
 from app.answers.language import Language, language_of
+from app.answers.prompt import CHARS_PER_TOKEN
 from app.answers.question import read_question
 from app.answers.quotes import verify_quotes
 from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy
@@ -30,6 +31,7 @@ from app.answers.results import (
     ClaimStatus,
     Draft,
     Source,
+    Usage,
 )
 from app.answers.verification import apply_policy, check_claim
 from app.collections.service import Collection, Collections
@@ -40,6 +42,9 @@ from app.search.linking import EntityLinker
 from app.search.service import Search
 from app.settings import AnswerSettings
 from app.tenancy.auth import Tenant
+from app.tenancy.preflight import ModelRun, Preflight
+from app.tenancy.principal import Principal, Scope
+from app.tenancy.usage import Consumed, Metering
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
 
@@ -66,6 +71,16 @@ class _Run:
     claims: list[Claim] = field(default_factory=list)
     first_delta: float | None = None
     passages: dict[str, str] = field(default_factory=dict)  # each source's text, by ref
+    composing: bool = False  # a model has started; from here on the run is charged
+    metered: bool = False
+
+
+@dataclass(frozen=True)
+class Access:
+    """The checks an answer passes before it runs, and the meter after."""
+
+    preflight: Preflight
+    metering: Metering
 
 
 class Answers:
@@ -77,6 +92,7 @@ class Answers:
         linker: EntityLinker,
         settings: AnswerSettings,
         composers: dict[str, Composer],
+        access: Access,
         chat: ChatModel | None = None,
     ) -> None:
         self._search = search
@@ -85,6 +101,7 @@ class Answers:
         self._linker = linker
         self._settings = settings
         self._composers = composers
+        self._access = access
         self._chat = chat
 
     async def close(self) -> None:
@@ -95,11 +112,15 @@ class Answers:
         llm = [AnswerModel(m, "OPENAI_COMPATIBLE", False) for m in self._settings.llm.models]
         return [AnswerModel(EXTRACTIVE, "LOCAL", True), *llm]
 
-    async def answer(self, tenant: Tenant, request: AnswerRequest) -> Answer:
+    def models_for(self, principal: Principal) -> list[AnswerModel]:
+        """The models the principal's plan reaches; the default is always among them."""
+        return [m for m in self.models() if principal.plan.reaches(m.name, EXTRACTIVE)]
+
+    async def answer(self, principal: Principal, request: AnswerRequest) -> Answer:
         """The whole answer, within the answer budget."""
         try:
             async with asyncio.timeout(self._settings.budget_seconds):
-                async for event in self.stream(tenant, request):
+                async for event in self.stream(principal, request):
                     if isinstance(event, AnswerDone):
                         return event.answer
         except TimeoutError:
@@ -109,22 +130,61 @@ class Answers:
             ) from None
         raise TrellisError(ErrorCode.INTERNAL_ERROR, "the answer ended without a result")
 
-    async def stream(self, tenant: Tenant, request: AnswerRequest) -> AsyncIterator[AnswerEvent]:
+    async def stream(
+        self, principal: Principal, request: AnswerRequest
+    ) -> AsyncIterator[AnswerEvent]:
         check_request(request)
         composer = self._composer(request.model)
+        model = request.model or EXTRACTIVE
+        await self._access.preflight.before_model(
+            principal, ModelRun(Scope.ANSWER, model, EXTRACTIVE)
+        )
+        tenant = principal.tenant
         targets = [await self._collections.get(tenant, n) for n in request.search.collections]
         run = _Run(request, language_of(request.query, request.language), _policy(targets))
-        yield await self._retrieve(tenant, run)
+        try:
+            async for event in self._run(principal, run, composer, targets):
+                yield event
+        finally:
+            if run.composing and not run.metered:
+                await self._meter(principal, run, None)
+
+    async def _run(
+        self, principal: Principal, run: _Run, composer: Composer, targets: list[Collection]
+    ) -> AsyncIterator[AnswerEvent]:
+        yield await self._retrieve(principal.tenant, run)
         context = self._context(run, targets)
         draft = Draft(abstain_reason="NO_CONTEXT")
+        run.composing = True
         async for item in composer.compose(context) if run.sources else _nothing():
             if isinstance(item, Draft):
                 draft = item
                 continue
             async for event in self._release(run, item):
                 yield event
-        for event in await self._finish(tenant, run, draft):
+        for event in await self._finish(principal, run, draft):
             yield event
+
+    async def _meter(self, principal: Principal, run: _Run, draft: Draft | None) -> Usage:
+        """Record the run's usage once. Without a draft the stream broke off: it is charged
+        for the passages it read and an estimate of the tokens it used so far."""
+        run.metered = True
+        model = run.request.model or EXTRACTIVE
+        tokens = (
+            _estimated_tokens(run, model)
+            if draft is None
+            else (
+                draft.prompt_tokens,
+                draft.completion_tokens,
+            )
+        )
+        consumed = Consumed(
+            "answer", model, *tokens, len(run.sources), draft is not None, model != EXTRACTIVE
+        )
+        charge = await self._access.metering.record(principal, consumed)
+        return Usage(
+            model, *tokens, len(run.sources), None, 0.0, charge.credits, charge.recorded_at
+        )
 
     def _composer(self, model: str | None) -> Composer:
         name = model or EXTRACTIVE
@@ -181,7 +241,7 @@ class Answers:
         if checked.status is not ClaimStatus.SUPPORTED:
             yield checked
 
-    async def _finish(self, tenant: Tenant, run: _Run, draft: Draft) -> list[AnswerEvent]:
+    async def _finish(self, principal: Principal, run: _Run, draft: Draft) -> list[AnswerEvent]:
         events: list[AnswerEvent] = []
         unsupported = [c for c in run.claims if c.status is not ClaimStatus.SUPPORTED]
         if run.policy is ClaimPolicy.ABSTAIN and not unsupported and run.claims:
@@ -189,7 +249,7 @@ class Answers:
             events.append(AnswerDelta(" ".join(c.text for c in run.claims)))
         elif run.policy is ClaimPolicy.ABSTAIN:
             events.extend(unsupported)
-        verified = await verify_quotes(self._spans, tenant, draft)
+        verified = await verify_quotes(self._spans, principal.tenant, draft)
         parts = AnswerParts(
             run.request,
             run.language,
@@ -203,8 +263,18 @@ class Answers:
             run.started,
             run.first_delta,
         )
-        events.append(AnswerDone(assemble(parts)))
+        answer = assemble(parts)
+        charged = await self._meter(principal, run, draft)
+        usage = replace(answer.usage, credits=charged.credits, recorded_at=charged.recorded_at)
+        events.append(AnswerDone(replace(answer, usage=usage)))
         return events
+
+
+def _estimated_tokens(run: _Run, model: str) -> tuple[int, int]:
+    if model == EXTRACTIVE:
+        return 0, 0
+    prompt = sum(len(text) // CHARS_PER_TOKEN + 1 for text in run.passages.values())
+    return prompt, sum(len(c.text) // CHARS_PER_TOKEN + 1 for c in run.claims)
 
 
 def _policy(targets: list[Collection]) -> ClaimPolicy:

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from app.cli import access
 from app.cli.ingest import IngestRequest, run_ingest, submit_paths
 from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
 from app.localdb.bolt import port_is_free
@@ -19,10 +20,8 @@ from app.localdb.endpoints import local_neo4j, local_postgres, postgres_url, res
 from app.services import Services, open_services
 from app.settings import PROJECT_ROOT, Settings
 from app.tenancy import devkey
-from app.tenancy.auth import create_key
 from app.tenancy.devkey import DEV_TENANT
 from store.migrations import migrate as apply_migrations
-from store.pool import open_pool
 from store.tenants import ensure_tenant
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -182,22 +181,6 @@ async def _with_services(action: Callable[[Services], Awaitable[T]]) -> T:
         await services.close()
 
 
-@main.group()
-def keys() -> None:
-    """API keys."""
-
-
-@keys.command("create")
-@click.option("--tenant", required=True, help="Tenant name; created if it does not exist.")
-@one_line_errors
-def keys_create(tenant: str) -> None:
-    """Create an API key for TENANT and print only the key."""
-    if not tenant.strip():
-        raise SettingsError("--tenant must not be empty")
-    settings = Settings.from_env()
-    click.echo(asyncio.run(_create_key(settings, tenant.strip())))
-
-
 def _services_up(settings: Settings) -> None:
     endpoints = resolve_endpoints(settings)
     click.echo(f"postgres  {'configured' if settings.postgres.url else 'local, up'}")
@@ -210,16 +193,6 @@ async def _migrate(settings: Settings) -> list[str]:
     except OSError as error:
         raise BackendUnavailable("postgres", str(error)) from error
     return [f"{m.version:04d}_{m.name}" for m in applied]
-
-
-async def _create_key(settings: Settings, tenant: str) -> str:
-    url = postgres_url(settings)
-    await _migrate(settings)
-    pool = await open_pool(url, 1, settings.db_timeout_seconds)
-    try:
-        return await create_key(pool, tenant)
-    finally:
-        await pool.close()
 
 
 def _require_free_port(settings: Settings) -> None:
@@ -242,3 +215,6 @@ def _serve(settings: Settings) -> None:
         ws="websockets-sansio",
         lifespan="on",
     )
+
+
+access.register(main, one_line_errors, _migrate)

@@ -72,14 +72,16 @@ class Documents:
         async with self._pool.connection() as conn:
             return await documents.sections(conn, tenant.id, document_id)
 
-    async def record(self, tenant: Tenant, document_id: UUID) -> StoredRecord | None:
-        """A record's fields, sensitive values masked."""
+    async def record(
+        self, tenant: Tenant, document_id: UUID, unmasked: bool = False
+    ) -> StoredRecord | None:
+        """A record's fields, sensitive values masked unless `unmasked`."""
         async with self._pool.connection() as conn:
             found = await record_rows.stored(conn, tenant.id, document_id)
         if found is None:
             return None
         schema, values = found
-        return StoredRecord(schema.name, masked(schema.fields, values))
+        return StoredRecord(schema.name, values if unmasked else masked(schema.fields, values))
 
     async def delete(self, tenant: Tenant, collection: str, external_id: str) -> int | None:
         """Remove a document and its index; None when there was no such document."""

@@ -17,7 +17,7 @@ from app.localdb.neo4j import LocalNeo4j
 from app.localdb.postgres import LocalPostgres
 from app.services import Services, assemble
 from app.settings import PROJECT_ROOT, Settings
-from app.tenancy.auth import create_key
+from app.tenancy.keys import ApiKeys, KeyRequest
 from graph.constraints import ensure_constraints
 from graph.driver import open_graph
 from store.migrations import migrate
@@ -70,15 +70,17 @@ def local_stack(keep_in: Path | None = None, **extra_env: str) -> Iterator[Stack
             shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def make_key(stack: Stack, tenant: str) -> str:
-    """Mint an API key on the stack's database, as `trellis keys create` does."""
+def make_key(stack: Stack, tenant: str, request: KeyRequest | None = None) -> str:
+    """Mint an API key on the stack's database, as `trellis keys create` does; by default
+    with every scope."""
 
     async def mint() -> str:
         pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
-            return await create_key(pool, tenant)
+            created = await ApiKeys(pool).create_for_name(tenant, request or KeyRequest())
         finally:
             await pool.close()
+        return created.secret
 
     return asyncio.run(mint())
 

@@ -1,9 +1,10 @@
-"""API keys: authenticate a request to exactly one tenant, and mint keys for the CLI."""
+"""Authentication: an API key becomes a principal, or the request is UNAUTHENTICATED."""
 
 from __future__ import annotations
 
 from app.errors import ErrorCode, TrellisError
-from store import tenants
+from app.tenancy.principal import Principal
+from store import keys
 from store.pool import Pool
 from store.tenants import Tenant as Tenant
 
@@ -15,16 +16,17 @@ def unauthenticated(reason: str) -> TrellisError:
     return TrellisError(ErrorCode.UNAUTHENTICATED, reason)
 
 
-async def authenticate(pool: Pool, api_key: str | None) -> Tenant:
+async def authenticate(pool: Pool, api_key: str | None) -> Principal:
+    """The key's principal. A revoked or expired key is not valid."""
     if not api_key:
         raise unauthenticated("send an API key in the X-API-Key header")
     if len(api_key) > _MAX_KEY_LENGTH:
         raise unauthenticated("the API key is not valid")
     async with pool.connection() as conn:
-        tenant = await tenants.tenant_for_key(conn, api_key)
-    if tenant is None:
-        raise unauthenticated("the API key is not valid")
-    return tenant
+        key = await keys.active(conn, api_key)
+    if key is None:
+        raise unauthenticated("the API key is not valid, revoked or expired")
+    return Principal.of(key)
 
 
 def key_from_connection_params(params: object) -> str | None:
@@ -36,10 +38,3 @@ def key_from_connection_params(params: object) -> str | None:
         if isinstance(value, str):
             return value
     return None
-
-
-async def create_key(pool: Pool, tenant_name: str) -> str:
-    """A new key for `tenant_name`, creating the tenant if needed."""
-    async with pool.connection() as conn, conn.transaction():
-        tenant = await tenants.ensure_tenant(conn, tenant_name)
-        return await tenants.create_api_key(conn, tenant)

@@ -1,11 +1,12 @@
-"""The development tenant's API key, kept in the data folder so `make run` reuses it."""
+"""The development tenant's API key, kept in the data folder so `make run` reuses it. It
+has every scope."""
 
 from __future__ import annotations
 
 from app.settings import Settings
-from app.tenancy.auth import create_key
+from app.tenancy.keys import ApiKeys, KeyRequest
+from store import keys
 from store.pool import open_pool
-from store.tenants import tenant_for_key
 
 DEV_TENANT = "development"
 
@@ -18,12 +19,12 @@ async def ensure_dev_key(settings: Settings, postgres_url: str) -> str:
         saved = path.read_text().strip() if path.exists() else ""
         if saved:
             async with pool.connection() as conn:
-                if await tenant_for_key(conn, saved) is not None:
+                if await keys.active(conn, saved) is not None:
                     return saved
-        key = await create_key(pool, DEV_TENANT)
+        created = await ApiKeys(pool).create_for_name(DEV_TENANT, KeyRequest(name="development"))
     finally:
         await pool.close()
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(key + "\n")
+    path.write_text(created.secret + "\n")
     path.chmod(0o600)
-    return key
+    return created.secret

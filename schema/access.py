@@ -1,0 +1,93 @@
+"""GraphQL types of access control: API keys, plans and usage."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+
+import strawberry
+
+from app.tenancy.keys import CreatedKey, KeyRequest, KeyRow
+from app.tenancy.usage import UsageTotal as UsageRow
+
+
+@strawberry.type(description="An API key as listed: never its secret.")
+class ApiKey:
+    id: strawberry.ID
+    name: str
+    prefix: str = strawberry.field(description="The secret's first characters, to recognise it.")
+    scopes: list[str]
+    content_scopes: list[str]
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+    @classmethod
+    def of(cls, row: KeyRow) -> ApiKey:
+        return cls(
+            id=strawberry.ID(str(row.id)),
+            name=row.name,
+            prefix=row.prefix,
+            scopes=list(row.scopes),
+            content_scopes=list(row.content_scopes),
+            created_at=row.created_at,
+            expires_at=row.expires_at,
+            revoked_at=row.revoked_at,
+        )
+
+
+@strawberry.type(description="A new key. `secret` is shown here once and never again.")
+class CreatedApiKey:
+    key: ApiKey
+    secret: str
+
+    @classmethod
+    def of(cls, created: CreatedKey) -> CreatedApiKey:
+        return cls(key=ApiKey.of(created.key), secret=created.secret)
+
+
+@strawberry.input
+class ApiKeyInput:
+    name: str = ""
+    scopes: list[str] | None = strawberry.field(
+        default=None,
+        description="Some of search, answer, ingest, admin, sensitive:read; default all"
+        " that the calling key holds.",
+    )
+    content_scopes: list[str] = strawberry.field(
+        default_factory=list,
+        description="The key sees only content carrying one of these; empty: all content.",
+    )
+    expires_at: datetime | None = None
+
+    def to_request(self, default_scopes: tuple[str, ...]) -> KeyRequest:
+        scopes = default_scopes if self.scopes is None else tuple(self.scopes)
+        return KeyRequest(scopes, tuple(self.content_scopes), self.name, self.expires_at)
+
+
+@strawberry.enum
+class UsageGroup(Enum):
+    DAY = "DAY"
+    KEY = "KEY"
+    MODEL = "MODEL"
+
+
+@strawberry.type(description="Usage summed over one day, key or model.")
+class UsageTotal:
+    group: str = strawberry.field(description="The day (YYYY-MM-DD, UTC), key id or model.")
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    passages_read: int
+    credits: float
+
+    @classmethod
+    def of(cls, row: UsageRow) -> UsageTotal:
+        return cls(
+            group=row.group,
+            requests=row.requests,
+            prompt_tokens=row.prompt_tokens,
+            completion_tokens=row.completion_tokens,
+            passages_read=row.passages_read,
+            credits=float(row.credits),
+        )

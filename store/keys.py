@@ -1,0 +1,126 @@
+"""API keys. Only a key's SHA-256 digest is stored; the secret is shown once, at creation."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from uuid import UUID
+
+from psycopg.rows import class_row
+
+from store.pool import Conn
+
+_SECRET_PREFIX = "trk_"
+_KEY_COLUMNS = (
+    "k.id, k.tenant_id, k.name, k.prefix, k.scopes, k.content_scopes, k.created_at,"
+    " k.expires_at, k.revoked_at"
+)
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    """What a new key may do and see."""
+
+    scopes: tuple[str, ...]
+    content_scopes: tuple[str, ...] = ()
+    name: str = ""
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    id: UUID
+    tenant_id: UUID
+    name: str
+    prefix: str
+    scopes: list[str]
+    content_scopes: list[str]
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ActiveKey:
+    """A live key with its tenant and the tenant's plan: all authentication needs."""
+
+    id: UUID
+    tenant_id: UUID
+    tenant_name: str
+    scopes: list[str]
+    content_scopes: list[str]
+    plan: str
+    requests_per_minute: int
+    monthly_answers: int | None
+    plan_models: list[str]
+    credits_per_answer: Decimal
+    credits_per_1k_tokens: Decimal
+
+
+def hash_secret(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode()).digest()
+
+
+async def create(conn: Conn, tenant_id: UUID, spec: KeySpec) -> tuple[KeyRow, str]:
+    """A new key and its secret, which is returned only here."""
+    secret = _SECRET_PREFIX + secrets.token_urlsafe(32)
+    async with conn.cursor(row_factory=class_row(KeyRow)) as cursor:
+        await cursor.execute(
+            "INSERT INTO api_keys AS k (tenant_id, key_hash, prefix, name, scopes,"
+            " content_scopes, expires_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+            f" RETURNING {_KEY_COLUMNS}",
+            (
+                tenant_id,
+                hash_secret(secret),
+                secret[:8],
+                spec.name,
+                list(spec.scopes),
+                list(spec.content_scopes),
+                spec.expires_at,
+            ),
+        )
+        row = await cursor.fetchone()
+    assert row is not None
+    return row, secret
+
+
+async def active(conn: Conn, secret: str) -> ActiveKey | None:
+    """The key with this secret, unless it is revoked or expired."""
+    async with conn.cursor(row_factory=class_row(ActiveKey)) as cursor:
+        await cursor.execute(
+            "SELECT k.id, k.tenant_id, t.name AS tenant_name, k.scopes, k.content_scopes,"
+            " t.plan, p.requests_per_minute, p.monthly_answers, p.models AS plan_models,"
+            " p.credits_per_answer, p.credits_per_1k_tokens"
+            " FROM api_keys k JOIN tenants t ON t.id = k.tenant_id"
+            " JOIN plans p ON p.name = t.plan"
+            " WHERE k.key_hash = %s AND k.revoked_at IS NULL"
+            " AND (k.expires_at IS NULL OR k.expires_at > now())",
+            (hash_secret(secret),),
+        )
+        return await cursor.fetchone()
+
+
+async def for_tenant(conn: Conn, tenant_id: UUID) -> list[KeyRow]:
+    async with conn.cursor(row_factory=class_row(KeyRow)) as cursor:
+        await cursor.execute(
+            f"SELECT {_KEY_COLUMNS} FROM api_keys k WHERE k.tenant_id = %s"
+            " ORDER BY k.created_at, k.id",
+            (tenant_id,),
+        )
+        return await cursor.fetchall()
+
+
+async def revoke(conn: Conn, key_id: UUID, tenant_id: UUID | None = None) -> KeyRow | None:
+    """Revoke a key (within `tenant_id` when given); None when there is no such key.
+    Revoking twice keeps the first time."""
+    async with conn.cursor(row_factory=class_row(KeyRow)) as cursor:
+        await cursor.execute(
+            "UPDATE api_keys AS k SET revoked_at = coalesce(k.revoked_at, now())"
+            " WHERE k.id = %s AND (%s::uuid IS NULL OR k.tenant_id = %s)"
+            f" RETURNING {_KEY_COLUMNS}",
+            (key_id, tenant_id, tenant_id),
+        )
+        return await cursor.fetchone()

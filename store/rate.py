@@ -1,0 +1,44 @@
+"""Request-rate windows: one fixed minute per key, counted in Postgres so that every
+server process sharing the database enforces the same ceiling."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from store.pool import Conn
+
+# The count only grows while it is below the ceiling, so a refused request costs nothing.
+_TAKE = (
+    "INSERT INTO rate_windows AS w (key_id, window_start, requests)"
+    " VALUES (%(key)s, date_trunc('minute', now()), 1)"
+    " ON CONFLICT (key_id) DO UPDATE SET"
+    " requests = CASE WHEN w.window_start = EXCLUDED.window_start THEN w.requests + 1 ELSE 1 END,"
+    " window_start = EXCLUDED.window_start"
+    " WHERE w.window_start <> EXCLUDED.window_start OR w.requests < %(ceiling)s"
+    " RETURNING requests"
+)
+_RETRY_AFTER = (
+    "SELECT ceil(extract(epoch FROM date_trunc('minute', now()) + interval '1 minute' - now()))"
+)
+
+
+async def take(conn: Conn, key_id: UUID, ceiling: int) -> int | None:
+    """Count one request; None when the key's window is full, and then the seconds to wait."""
+    cursor = await conn.execute(_TAKE, {"key": key_id, "ceiling": ceiling})
+    if await cursor.fetchone() is not None:
+        return None
+    cursor = await conn.execute(_RETRY_AFTER)
+    row = await cursor.fetchone()
+    assert row is not None
+    return max(1, int(row[0]))
+
+
+async def used(conn: Conn, key_id: UUID) -> int:
+    """Requests counted in the key's current window."""
+    cursor = await conn.execute(
+        "SELECT requests FROM rate_windows"
+        " WHERE key_id = %s AND window_start = date_trunc('minute', now())",
+        (key_id,),
+    )
+    row = await cursor.fetchone()
+    return 0 if row is None else int(row[0])
