@@ -9,6 +9,7 @@ import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -30,8 +31,8 @@ REVOKE = "mutation($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }"
 TICKS = "subscription { ticks(count: 1, intervalMs: 0) }"
 
 
-def create(gql: GraphQLClient, **fields: object) -> dict[str, object]:
-    created: dict[str, object] = gql.data(CREATE, input=fields)["createApiKey"]
+def create(gql: GraphQLClient, **fields: object) -> dict[str, Any]:
+    created: dict[str, Any] = gql.data(CREATE, input=fields)["createApiKey"]
     return created
 
 
@@ -41,12 +42,12 @@ def test_created_key_works_with_its_scopes_and_is_listed_without_secret(
     created = create(gql, name="reader", scopes=["search"], contentScopes=["org:acme"])
     key = created["key"]
     assert isinstance(created["secret"], str) and created["secret"].startswith("trk_")
-    assert key == {**key, "scopes": ["search"], "contentScopes": ["org:acme"], "name": "reader"}  # type: ignore[dict-item]
+    assert key == {**key, "scopes": ["search"], "contentScopes": ["org:acme"], "name": "reader"}
     reader = GraphQLClient(http, str(created["secret"]))
     assert reader.data("{ collections { name } }") == {"collections": []}
     assert reader.error_code('mutation { createCollection(name: "x") { id } }') == "FORBIDDEN"
     listed = gql.data("{ apiKeys { id prefix name } }")["apiKeys"]
-    assert {"id": key["id"], "prefix": key["prefix"], "name": "reader"} in listed  # type: ignore[index]
+    assert {"id": key["id"], "prefix": key["prefix"], "name": "reader"} in listed
     assert "secret" not in str(listed)
 
 
@@ -54,7 +55,7 @@ def test_revoked_key_is_unauthenticated_at_once(http: httpx.Client, gql: GraphQL
     created = create(gql, scopes=["search"])
     other = GraphQLClient(http, str(created["secret"]))
     assert other.data("{ collections { name } }")
-    revoked = gql.data(REVOKE, id=created["key"]["id"])["revokeApiKey"]  # type: ignore[index]
+    revoked = gql.data(REVOKE, id=created["key"]["id"])["revokeApiKey"]
     assert revoked["revokedAt"]
     assert other.error_code("{ collections { name } }") == "UNAUTHENTICATED"
 
@@ -64,7 +65,7 @@ def test_revocation_reaches_an_open_websocket(base_url: str, gql: GraphQLClient)
     with open_ws(base_url, {"apiKey": created["secret"]}) as ws:
         first = subscribe(ws, TICKS)
         assert [m["payload"]["data"]["ticks"] for m in first if m["type"] == "next"] == [1]
-        gql.data(REVOKE, id=created["key"]["id"])  # type: ignore[index]
+        gql.data(REVOKE, id=created["key"]["id"])
         second = subscribe(ws, TICKS)
     errors = [m for m in second if m["type"] in ("next", "error")]
     payload = errors[0]["payload"]
@@ -90,13 +91,13 @@ def test_a_key_grants_no_more_than_it_holds(http: httpx.Client, stack: Stack) ->
     body = admin.post(CREATE, input={"scopes": ["ingest"]})
     assert body["errors"][0]["extensions"]["code"] == "FORBIDDEN"
     held = create(admin)["key"]
-    assert sorted(held["scopes"]) == ["admin", "search"]  # type: ignore[index]
+    assert sorted(held["scopes"]) == ["admin", "search"]
     narrow = GraphQLClient(
         http, make_key(stack, tenant, KeyRequest(("admin",), content_scopes=("org:a",)))
     )
     for wider in ({}, {"contentScopes": ["org:a", "org:b"]}):
         assert narrow.post(CREATE, input=wider)["errors"][0]["extensions"]["code"] == "FORBIDDEN"
-    assert create(narrow, contentScopes=["org:a"])["key"]["contentScopes"] == ["org:a"]  # type: ignore[index]
+    assert create(narrow, contentScopes=["org:a"])["key"]["contentScopes"] == ["org:a"]
 
 
 @pytest.mark.parametrize(
