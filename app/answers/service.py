@@ -145,6 +145,11 @@ class Answers:
         try:
             async for event in self._run(principal, run, composer, targets):
                 yield event
+        except TrellisError as error:
+            if run.composing and not run.metered:
+                charged = await self._meter(principal, run, None)
+                error.details["creditsCharged"] = float(charged.credits)
+            raise
         finally:
             if run.composing and not run.metered:
                 await self._meter(principal, run, None)

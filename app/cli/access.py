@@ -114,7 +114,8 @@ def _credits(one_line_errors: Wrap, run: Runner) -> click.Group:
     def credits() -> None:
         """A tenant's credit balance."""
 
-    @credits.command("add")
+    # A negative AMOUNT such as -2.5 is an argument, not an option.
+    @credits.command("add", context_settings={"ignore_unknown_options": True})
     @click.option("--tenant", required=True)
     @click.argument("amount")
     @one_line_errors

@@ -3,24 +3,29 @@ contract as the extractive composer, with verification between the model and the
 
 from __future__ import annotations
 
+import json
+import time
+import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 
 from app.localdb.scripted_llm import Reply, ScriptedLlm, ref_of, scripted_llm
-from app.localdb.stack import Stack
+from app.localdb.stack import Stack, make_key
 from app.settings import Settings
 from schema.serving import running_server
 from tests.app.answers.test_answers import ANSWER, STREAM
 from tests.graphql_client import GraphQLClient
 from tests.graphql_ws import open_ws, subscribe
-from tests.helpers import ingest, new_collection
+from tests.helpers import ingest, new_collection, rows
 
 pytestmark = pytest.mark.integration
 
 MODEL = "fake-chat"
+ANSWER_USAGE = "query($input: AnswerInput!) { answer(input: $input) { text usage { credits } } }"
 REPORT = (
     "# Incident report INC-2041\n\nIncident commander: Priya Natarajan.\n\n"
     "Writes failed for 2 minutes; 412 API requests returned errors.\n"
@@ -185,3 +190,98 @@ def test_a_failure_mid_stream_is_provider_unavailable(
     body = gql.post(ANSWER, input=query)
     assert body["errors"][0]["extensions"]["code"] == "PROVIDER_UNAVAILABLE"
     assert body["data"] is None
+
+
+def tenant_on(stack: Stack, gql: GraphQLClient, plan: str, credits: float = 0) -> GraphQLClient:
+    """A new tenant on `plan` with `credits`, on the same server, and its collection."""
+    name = f"plan-{uuid.uuid4().hex[:8]}"
+    client = GraphQLClient(gql.http, make_key(stack, name))
+    rows(stack, "UPDATE tenants SET plan = %s, credits = %s WHERE name = %s RETURNING 1",
+         plan, credits, name)  # fmt: skip
+    return client
+
+
+def test_the_catalog_follows_the_plan_and_never_substitutes(
+    served: tuple[GraphQLClient, ScriptedLlm, str], stack: Stack
+) -> None:
+    gql, llm, _ = served
+    starter = tenant_on(stack, gql, "starter", credits=5)
+    models = starter.data("{ answerModels { name default } }")["answerModels"]
+    assert models == [{"name": "extractive", "default": True}]
+    asked = len(llm.requests)
+    query = {"collections": [collection(starter)], "query": "Who led INC-2041?", "model": MODEL}
+    body = starter.post(ANSWER, input=query)
+    extensions = body["errors"][0]["extensions"]
+    assert (extensions["code"], extensions["field"]) == ("PLAN_UPGRADE_REQUIRED", "model")
+    assert len(llm.requests) == asked
+    assert not starter.post(ANSWER, input={**query, "model": "extractive"}).get("errors")
+
+
+def test_an_llm_answer_is_charged_by_its_tokens(
+    served: tuple[GraphQLClient, ScriptedLlm, str], stack: Stack
+) -> None:
+    gql, llm, _ = served
+    team = tenant_on(stack, gql, "team", credits=10)
+    script(llm)
+    name = collection(team)
+    answer = team.data(
+        ANSWER_USAGE, input={"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
+    )["answer"]
+    assert answer["usage"]["credits"] == pytest.approx(1 + 2 * 150 / 1000)  # team: 1 + 2/1k
+    now = datetime.now(UTC)
+    balance = team.data(
+        "query($f: DateTime!, $t: DateTime!) { usage(from: $f, to: $t, groupBy: MODEL)"
+        " { group credits promptTokens completionTokens } }",
+        f=(now - timedelta(days=1)).isoformat(),
+        t=(now + timedelta(days=1)).isoformat(),
+    )["usage"]
+    assert balance == [
+        {"group": MODEL, "credits": 1.3, "promptTokens": 120, "completionTokens": 30}
+    ]
+
+
+def test_a_stream_cut_off_is_charged_for_what_it_used_and_says_so(
+    served: tuple[GraphQLClient, ScriptedLlm, str], stack: Stack
+) -> None:
+    gql, llm, _ = served
+    team = tenant_on(stack, gql, "team", credits=10)
+    name = collection(team)
+    script(llm, Reply(build=honest, cut_after=2))
+    query = {"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
+    extensions = team.post(ANSWER, input=query)["errors"][0]["extensions"]
+    assert extensions["code"] == "PROVIDER_UNAVAILABLE"
+    [(credits, complete, prompt)] = rows(
+        stack,
+        "SELECT u.credits, u.complete, u.prompt_tokens FROM usage_events u"
+        " JOIN api_keys k ON k.id = u.key_id WHERE k.key_hash = sha256(%s::bytea)",
+        team.api_key,
+    )
+    assert not complete and prompt > 0
+    assert extensions["creditsCharged"] == float(credits) > 1
+
+
+def test_a_client_that_hangs_up_is_charged_incomplete(
+    served: tuple[GraphQLClient, ScriptedLlm, str], stack: Stack
+) -> None:
+    gql, llm, url = served
+    team = tenant_on(stack, gql, "team", credits=10)
+    name = collection(team)
+    script(llm, Reply(build=lambda body: honest(body) * 20, piece_delay=0.2))
+    query = {"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
+    with open_ws(url, {"X-API-Key": team.api_key}) as ws:
+        ws.recv(timeout=10)
+        payload = {"query": STREAM, "variables": {"input": query}}
+        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        ws.recv(timeout=30)  # the sources; then hang up mid-answer
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        found = rows(
+            stack,
+            "SELECT u.complete FROM usage_events u JOIN api_keys k ON k.id = u.key_id"
+            " WHERE k.key_hash = sha256(%s::bytea)",
+            team.api_key,
+        )
+        if found:
+            break
+        time.sleep(0.2)
+    assert found == [(False,)]
