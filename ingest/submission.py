@@ -36,6 +36,7 @@ class DocumentSubmission:
     text: str | None = None
     data: str | None = None
     metadata: Any = None
+    access_scopes: list[str] | None = None  # None: the submitting key's content scopes
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,11 @@ class DocumentInput:
     text: str | None = None
     data: str | None = None
     metadata: JSON | None = None
+    access_scopes: list[str] | None = strawberry.field(
+        default=None,
+        description="Content scopes (org:acme, user:42): a key narrowed to content scopes sees"
+        " the document only when it carries one of them. Default: the ingesting key's.",
+    )
 
 
 @strawberry.type

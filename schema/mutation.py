@@ -127,7 +127,7 @@ class Mutation:
     ) -> IngestResult:
         tenant = await info.context.tenant()
         job_id = await info.context.services.ingestion.submit_records(
-            tenant, collection, schema, [(r.id, r.fields) for r in records]
+            tenant, collection, schema, [(r.id, r.fields, r.access_scopes) for r in records]
         )
         return await _result(info, job_id, wait)
 

@@ -71,3 +71,6 @@ class RecordSchema:
 class RecordInput:
     id: str
     fields: JSON
+    access_scopes: list[str] | None = strawberry.field(
+        default=None, description="As a document's accessScopes."
+    )

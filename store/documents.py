@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 
 from ingest.pipeline import PreparedDocument
 from store.pool import Conn
+from store.tenants import Tenant, visible
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class NewDocument:
     metadata: dict[str, Any]
     content_hash: bytes
     prepared: PreparedDocument
+    access_scopes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,18 +98,23 @@ async def find(conn: Conn, key: DocumentKey) -> ExistingDocument | None:
     return (await find_many(conn, [key])).get(key)
 
 
-async def update_metadata(conn: Conn, document_id: UUID, metadata: dict[str, Any]) -> None:
+async def update_metadata(
+    conn: Conn, document_id: UUID, metadata: dict[str, Any], access_scopes: list[str]
+) -> None:
+    """An unchanged document's metadata and content scopes, as submitted again."""
     await conn.execute(
-        "UPDATE documents SET metadata = %s WHERE id = %s AND metadata IS DISTINCT FROM %s",
-        (Jsonb(metadata), document_id, Jsonb(metadata)),
+        "UPDATE documents SET metadata = %s, access_scopes = %s WHERE id = %s"
+        " AND (metadata IS DISTINCT FROM %s OR access_scopes IS DISTINCT FROM %s)",
+        (Jsonb(metadata), access_scopes, document_id, Jsonb(metadata), access_scopes),
     )
 
 
 async def insert_row(conn: Conn, doc: NewDocument) -> UUID:
     cursor = await conn.execute(
         "INSERT INTO documents (tenant_id, collection_id, external_id, source_type, title,"
-        " content_type, metadata, content_hash, body, pages, chunk_count, status)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'INDEXED') RETURNING id",
+        " content_type, metadata, content_hash, body, pages, chunk_count, access_scopes,"
+        " status) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'INDEXED')"
+        " RETURNING id",
         (
             doc.key.tenant_id,
             doc.key.collection_id,
@@ -124,14 +131,15 @@ async def insert_row(conn: Conn, doc: NewDocument) -> UUID:
 async def update_row(conn: Conn, document_id: UUID, doc: NewDocument) -> None:
     await conn.execute(
         "UPDATE documents SET title = %s, content_type = %s, metadata = %s, content_hash = %s,"
-        " body = %s, pages = %s, chunk_count = %s, status = 'INDEXED', version = version + 1,"
-        " updated_at = now() WHERE id = %s",
+        " body = %s, pages = %s, chunk_count = %s, access_scopes = %s, status = 'INDEXED',"
+        " version = version + 1, updated_at = now() WHERE id = %s",
         (*_content_values(doc), document_id),
     )
 
 
 def _content_values(doc: NewDocument) -> tuple[Any, ...]:
-    """title, content_type, metadata, content_hash, body, pages, chunk_count."""
+    """title, content_type, metadata, content_hash, body, pages, chunk_count,
+    access_scopes."""
     prepared = doc.prepared
     return (
         prepared.title,
@@ -141,6 +149,7 @@ def _content_values(doc: NewDocument) -> tuple[Any, ...]:
         prepared.parsed.text,
         _pages(prepared),
         len(prepared.of_kind("main")),
+        list(doc.access_scopes),
     )
 
 
@@ -162,7 +171,7 @@ def _pages(prepared: PreparedDocument) -> Jsonb | None:
 
 async def page(
     conn: Conn,
-    tenant_id: UUID,
+    tenant: Tenant,
     collection_id: UUID,
     status: str | None,
     limit: int,
@@ -170,42 +179,72 @@ async def page(
 ) -> list[DocumentRow]:
     """Documents in creation order, `limit` of them after the keyset position `after`."""
     created, last_id = after if after is not None else (None, None)
+    seen, seen_params = visible(tenant, "documents")
     async with conn.cursor(row_factory=class_row(DocumentRow)) as cursor:
         await cursor.execute(
             f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = %s AND collection_id = %s"
-            " AND (%s::text IS NULL OR status = %s)"
+            f"{seen} AND (%s::text IS NULL OR status = %s)"
             " AND (%s::timestamptz IS NULL OR (created_at, id) > (%s, %s))"
             " ORDER BY created_at, id LIMIT %s",
-            (tenant_id, collection_id, status, status, created, created, last_id, limit),
+            (
+                tenant.id,
+                collection_id,
+                *seen_params,
+                status,
+                status,
+                created,
+                created,
+                last_id,
+                limit,
+            ),
         )
         return await cursor.fetchall()
 
 
-async def by_ids(conn: Conn, tenant_id: UUID, ids: list[UUID]) -> dict[UUID, DocumentRow]:
+async def hidden_external_ids(
+    conn: Conn, tenant: Tenant, collection_id: UUID, external_ids: list[str]
+) -> list[str]:
+    """Those of `external_ids` that exist in the collection but are outside the key's
+    content scopes. A key without content scopes sees them all."""
+    if not tenant.content_scopes:
+        return []
+    cursor = await conn.execute(
+        "SELECT external_id FROM documents WHERE tenant_id = %s AND collection_id = %s"
+        " AND external_id = ANY(%s) AND NOT access_scopes && %s::text[] ORDER BY external_id",
+        (tenant.id, collection_id, external_ids, list(tenant.content_scopes)),
+    )
+    return [row[0] for row in await cursor.fetchall()]
+
+
+async def by_ids(conn: Conn, tenant: Tenant, ids: list[UUID]) -> dict[UUID, DocumentRow]:
+    seen, seen_params = visible(tenant, "documents")
     async with conn.cursor(row_factory=class_row(DocumentRow)) as cursor:
         await cursor.execute(
-            f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = %s AND id = ANY(%s)",
-            (tenant_id, ids),
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = %s AND id = ANY(%s)"
+            + seen,
+            (tenant.id, ids, *seen_params),
         )
         return {row.id: row for row in await cursor.fetchall()}
 
 
 async def bodies(
-    conn: Conn, tenant_id: UUID, ids: list[UUID]
+    conn: Conn, tenant: Tenant, ids: list[UUID]
 ) -> dict[UUID, tuple[str, list[list[int]] | None]]:
     """Documents' text and page ranges ([number, start, end]), by id."""
+    seen, seen_params = visible(tenant, "documents")
     cursor = await conn.execute(
-        "SELECT id, body, pages FROM documents WHERE tenant_id = %s AND id = ANY(%s)",
-        (tenant_id, ids),
+        "SELECT id, body, pages FROM documents WHERE tenant_id = %s AND id = ANY(%s)" + seen,
+        (tenant.id, ids, *seen_params),
     )
     return {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
 
 
-async def by_id(conn: Conn, tenant_id: UUID, document_id: UUID) -> DocumentRow | None:
+async def by_id(conn: Conn, tenant: Tenant, document_id: UUID) -> DocumentRow | None:
+    seen, seen_params = visible(tenant, "documents")
     async with conn.cursor(row_factory=class_row(DocumentRow)) as cursor:
         await cursor.execute(
-            f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = %s AND id = %s",
-            (tenant_id, document_id),
+            f"SELECT {DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = %s AND id = %s" + seen,
+            (tenant.id, document_id, *seen_params),
         )
         return await cursor.fetchone()
 

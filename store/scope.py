@@ -1,6 +1,8 @@
-"""The documents one search may read: one tenant's collection, narrowed by filters.
+"""The documents one search may read: one tenant's collection, as the calling key's content
+scopes let it see, narrowed by filters.
 
-The tenant and the collection come first in every clause; a filter can only narrow them.
+The tenant, the collection and the content scopes come first in every clause; a filter can
+only narrow them.
 """
 
 from __future__ import annotations
@@ -29,11 +31,14 @@ class Scope:
     document_ids: tuple[UUID, ...] | None = None
     created_from: datetime | None = None
     created_to: datetime | None = None
+    # The calling key's content scopes; a document needs one of them. Empty: no narrowing.
+    content_scopes: tuple[str, ...] = ()
 
     @property
     def narrowed(self) -> bool:
         return bool(
-            self.equals
+            self.content_scopes
+            or self.equals
             or self.ranges
             or self.document_ids is not None
             or self.created_from
@@ -50,6 +55,9 @@ class Scope:
         """SQL conditions on a documents row `alias`, and their parameters."""
         sql = [f"{alias}.tenant_id = %s", f"{alias}.collection_id = %s"]
         params: list[Any] = [self.tenant_id, self.collection_id]
+        if self.content_scopes:
+            sql.append(f"{alias}.access_scopes && %s::text[]")
+            params.append(list(self.content_scopes))
         if self.equals:
             sql.append(f"{alias}.metadata @> %s")
             params.append(Jsonb(self.equals))

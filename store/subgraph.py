@@ -18,22 +18,27 @@ little of the walk's mass goes to the rest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from uuid import UUID
 
 from retrieval.bounds import scan_per_node
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank
 from store.knowledge import mention_weight
 from store.pool import Conn
+from store.tenants import Tenant
 
 _ENTITY_TO_CHUNKS = (
     "SELECT s.id::text, m.chunk_id::text, m.spans FROM unnest(%s::uuid[]) AS s(id)"
     " CROSS JOIN LATERAL (SELECT chunk_id, spans FROM mentions"
-    " WHERE entity_id = s.id AND tenant_id = %s LIMIT %s) m"
+    " WHERE entity_id = s.id AND tenant_id = %s{visible} LIMIT %s) m"
 )
 _CHUNK_TO_ENTITIES = (
     "SELECT s.id::text, m.entity_id::text, m.spans FROM unnest(%s::uuid[]) AS s(id)"
     " CROSS JOIN LATERAL (SELECT entity_id, spans FROM mentions"
-    " WHERE chunk_id = s.id AND tenant_id = %s LIMIT %s) m"
+    " WHERE chunk_id = s.id AND tenant_id = %s{visible} LIMIT %s) m"
+)
+# A scoped key's walk reads only mentions in documents it may see.
+_VISIBLE = (
+    " AND EXISTS (SELECT 1 FROM documents d WHERE d.id = mentions.document_id"
+    " AND d.access_scopes && %s::text[])"
 )
 
 
@@ -46,7 +51,7 @@ class Bounds:
 
 async def entity_chunk_subgraph(
     conn: Conn,
-    tenant_id: UUID,
+    tenant: Tenant,
     start: Restart,
     hops: int,
     bounds: Bounds,
@@ -56,32 +61,32 @@ async def entity_chunk_subgraph(
     entity with a start chunk)."""
     sub = Subgraph(roots={*start.nodes})
     entities = list(dict.fromkeys(start.seeds))
-    found = await _start_entities(conn, tenant_id, start.start_chunks, bounds, sub)
+    found = await _start_entities(conn, tenant, start.start_chunks, bounds, sub)
     entities += [e for e in found if e not in entities]
     seen = set(entities)
     for hop in range(hops):
         if hop > 0:
             entities = _beam(sub, start, entities, bounds.beam)
-        chunks = await _expand(conn, _ENTITY_TO_CHUNKS, tenant_id, entities, bounds, sub, True)
+        chunks = await _expand(conn, _ENTITY_TO_CHUNKS, tenant, entities, bounds, sub, True)
         sub.chunks.update(chunks)
         if len(sub.edges) >= bounds.max_edges or not chunks:
             sub.truncated = sub.truncated or len(sub.edges) >= bounds.max_edges
             break
         if hop == hops - 1:
             break  # the last chunks' other entities are beyond `hops`
-        found = await _expand(conn, _CHUNK_TO_ENTITIES, tenant_id, chunks, bounds, sub, False)
+        found = await _expand(conn, _CHUNK_TO_ENTITIES, tenant, chunks, bounds, sub, False)
         entities = [e for e in found if e not in seen]
         seen.update(entities)
     return sub
 
 
 async def _start_entities(
-    conn: Conn, tenant_id: UUID, chunks: list[str], bounds: Bounds, sub: Subgraph
+    conn: Conn, tenant: Tenant, chunks: list[str], bounds: Bounds, sub: Subgraph
 ) -> list[str]:
     if not chunks:
         return []
     sub.chunks.update(chunks)
-    return await _expand(conn, _CHUNK_TO_ENTITIES, tenant_id, chunks, bounds, sub, False)
+    return await _expand(conn, _CHUNK_TO_ENTITIES, tenant, chunks, bounds, sub, False)
 
 
 def _beam(sub: Subgraph, start: Restart, entities: list[str], beam: int | None) -> list[str]:
@@ -96,7 +101,7 @@ def _beam(sub: Subgraph, start: Restart, entities: list[str], beam: int | None) 
 async def _expand(
     conn: Conn,
     query: str,
-    tenant_id: UUID,
+    tenant: Tenant,
     ids: list[str],
     bounds: Bounds,
     sub: Subgraph,
@@ -105,7 +110,10 @@ async def _expand(
     """One step from `ids`: each source's `fanout` strongest mentions join the subgraph;
     the targets reached for the first time are returned."""
     scan = scan_per_node(len(ids))
-    cursor = await conn.execute(query, (ids, tenant_id, scan))
+    scoped = bool(tenant.content_scopes)
+    sql = query.format(visible=_VISIBLE if scoped else "")
+    scopes = [list(tenant.content_scopes)] if scoped else []
+    cursor = await conn.execute(sql, (ids, tenant.id, *scopes, scan))
     by_source: dict[str, list[tuple[str, int]]] = {}
     for source, target, spans in await cursor.fetchall():
         by_source.setdefault(source, []).append((target, mention_weight(spans)))

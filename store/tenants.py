@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 from uuid import UUID
 
 from psycopg.rows import class_row
@@ -13,8 +14,21 @@ from store.pool import Conn
 
 @dataclass(frozen=True)
 class Tenant:
+    """A tenant as one key sees it. With content scopes, the key sees only content carrying
+    at least one of them; without, all of the tenant's content. Every read that takes a
+    Tenant applies both."""
+
     id: UUID
     name: str
+    content_scopes: tuple[str, ...] = ()
+
+
+def visible(tenant: Tenant, alias: str) -> tuple[str, list[Any]]:
+    """The SQL condition (with a leading AND) that keeps rows of documents `alias` the
+    tenant's key may see, and its parameters."""
+    if not tenant.content_scopes:
+        return "", []
+    return f" AND {alias}.access_scopes && %s::text[]", [list(tenant.content_scopes)]
 
 
 async def ensure_tenant(conn: Conn, name: str) -> Tenant:

@@ -13,6 +13,7 @@ from app.errors import ErrorCode, TrellisError
 from app.ids import uuid_or_not_found
 from app.knowledge.projection import GraphProjector
 from app.limits import check_range
+from app.tenancy.visibility import whole_tenant_only
 from ingest.records import masked
 from store import collections as collection_rows
 from store import documents, functional, knowledge, outbox, themes
@@ -57,13 +58,13 @@ class Documents:
         target = await self._collections.get(tenant, collection)
         async with self._pool.connection() as conn:
             rows = await documents.page(
-                conn, tenant.id, target.id, status, first + 1, decode_cursor(after)
+                conn, tenant, target.id, status, first + 1, decode_cursor(after)
             )
         return DocumentPage(rows[:first], len(rows) > first)
 
     async def get(self, tenant: Tenant, document_id: str) -> DocumentRow:
         async with self._pool.connection() as conn:
-            row = await documents.by_id(conn, tenant.id, uuid_or_not_found(document_id, "document"))
+            row = await documents.by_id(conn, tenant, uuid_or_not_found(document_id, "document"))
         if row is None:
             raise TrellisError(ErrorCode.NOT_FOUND, f"no document {document_id}")
         return row
@@ -90,8 +91,9 @@ class Documents:
         async with self._pool.connection() as conn, conn.transaction():
             await documents.lock_keys(conn, [key])
             existing = await documents.find(conn, key)
-            if existing is None:
-                return None
+            hidden = await documents.hidden_external_ids(conn, tenant, target.id, [external_id])
+            if existing is None or hidden:
+                return None  # a document the key cannot see is not there for it
             candidates = await knowledge.entity_ids_of(conn, existing.id)
             writer = IndexWriter()
             removed = await writer.remove(conn, tenant.id, existing.id)
@@ -114,6 +116,7 @@ class Documents:
         return removed
 
     async def delete_collection(self, tenant: Tenant, name: str) -> None:
+        whole_tenant_only(tenant, "deleting a collection")
         target = await self._collections.get(tenant, name)
         async with self._pool.connection() as conn, conn.transaction():
             await collection_rows.delete(conn, tenant.id, target.id)

@@ -37,7 +37,7 @@ class Spans:
         check_range("spans", len(spans), 1, MAX_SPANS)
         ids = [_document_id(i, s) for i, s in enumerate(spans)]
         async with self._pool.connection() as conn:
-            found = await documents.bodies(conn, tenant.id, list(set(ids)))
+            found = await documents.bodies(conn, tenant, list(set(ids)))
         texts = []
         for index, (span, document_id) in enumerate(zip(spans, ids, strict=True)):
             if document_id not in found:

@@ -42,6 +42,10 @@ class IndexTask:
         return dict(self.request.get("metadata") or {})
 
     @property
+    def access_scopes(self) -> list[str]:
+        return list(self.request.get("access_scopes") or [])
+
+    @property
     def is_record(self) -> bool:
         return self.request.get("kind") == "record"
 
@@ -99,6 +103,7 @@ def _prepare_one(task: IndexTask, embedders: Embedders) -> None:
         metadata=task.metadata,
         content_hash=digest,
         prepared=prepare(parsed, title, embedder),
+        access_scopes=tuple(task.access_scopes),
     )
 
 

@@ -10,6 +10,7 @@ from uuid import UUID
 
 from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
+from app.ingestion.access import access_scopes, check_overwrites
 from app.ingestion.worker import IngestWorker
 from ingest.failures import IngestFailure
 from ingest.records import FieldSpec, check_schema, validate_record
@@ -27,6 +28,9 @@ RECORD_CONTENT_TYPE = "application/vnd.trellis.record+json"
 MAX_BATCH = 1000
 
 
+RecordSubmission = tuple[str, Any, list[str] | None]
+
+
 class Ingestion:
     def __init__(
         self, pool: Pool, collections: Collections, worker: IngestWorker, max_bytes: int
@@ -41,7 +45,13 @@ class Ingestion:
     ) -> UUID:
         target = await self._collections.get(tenant, collection)
         _check_batch_size(len(submissions))
-        items = _unique([self._document_item(s) for s in submissions])
+        scopes = [
+            access_scopes(tenant, s.access_scopes, f"documents[{i}].accessScopes")
+            for i, s in enumerate(submissions)
+        ]
+        items = _unique(
+            [self._document_item(s, a) for s, a in zip(submissions, scopes, strict=True)]
+        )
         return await self._enqueue(tenant, target.id, items)
 
     async def define_record_schema(
@@ -58,15 +68,25 @@ class Ingestion:
             )
 
     async def submit_records(
-        self, tenant: Tenant, collection: str, schema_name: str, records: list[tuple[str, Any]]
+        self, tenant: Tenant, collection: str, schema_name: str, records: list[RecordSubmission]
     ) -> UUID:
+        """Records as (id, fields, access scopes or None)."""
         target = await self._collections.get(tenant, collection)
         _check_batch_size(len(records))
+        scopes = [
+            access_scopes(tenant, given, f"records[{i}].accessScopes")
+            for i, (_, _, given) in enumerate(records)
+        ]
         async with self._pool.connection() as conn:
             schema = await record_rows.schema_by_name(conn, tenant.id, target.id, schema_name)
         if schema is None:
             raise TrellisError(ErrorCode.NOT_FOUND, f"no record schema named {schema_name!r}")
-        items = _unique([_record_item(schema, rid, values) for rid, values in records])
+        items = _unique(
+            [
+                _record_item(schema, rid, values, a)
+                for (rid, values, _), a in zip(records, scopes, strict=True)
+            ]
+        )
         return await self._enqueue(tenant, target.id, items)
 
     async def job(self, tenant: Tenant, job_id: UUID) -> JobSummary:
@@ -91,11 +111,12 @@ class Ingestion:
 
     async def _enqueue(self, tenant: Tenant, collection_id: UUID, items: list[NewItem]) -> UUID:
         async with self._pool.connection() as conn, conn.transaction():
+            await check_overwrites(conn, tenant, collection_id, [i.external_id for i in items])
             job_id = await jobs.create(conn, tenant.id, collection_id, items)
         self._worker.wake()
         return job_id
 
-    def _document_item(self, submission: DocumentSubmission) -> NewItem:
+    def _document_item(self, submission: DocumentSubmission, scopes: list[str]) -> NewItem:
         try:
             doc = accept(submission, self._max_bytes)
         except IngestFailure as failure:
@@ -106,11 +127,12 @@ class Ingestion:
             "content_type": doc.content_type,
             "metadata": doc.metadata,
             "path": submission.path,
+            "access_scopes": scopes,
         }
         return NewItem(doc.external_id, request, doc.raw)
 
 
-def _record_item(schema: RecordSchema, record_id: str, values: Any) -> NewItem:
+def _record_item(schema: RecordSchema, record_id: str, values: Any, scopes: list[str]) -> NewItem:
     external_id = (record_id or "").strip()
     try:
         if not external_id:
@@ -125,6 +147,7 @@ def _record_item(schema: RecordSchema, record_id: str, values: Any) -> NewItem:
         "title": None,
         "content_type": RECORD_CONTENT_TYPE,
         "metadata": {},
+        "access_scopes": scopes,
     }
     return NewItem(external_id, request, json.dumps(checked, sort_keys=True).encode())
 

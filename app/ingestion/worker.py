@@ -126,7 +126,9 @@ class IngestWorker:
             return jobs.Finished(item_id, "FAILED", error=task.failure)
         if task.document is None:
             assert task.existing is not None
-            await documents.update_metadata(conn, task.existing.id, task.metadata)
+            await documents.update_metadata(
+                conn, task.existing.id, task.metadata, task.access_scopes
+            )
             return jobs.Finished(item_id, "UNCHANGED", task.existing.id)
         if task.existing is not None:
             document_id = task.existing.id

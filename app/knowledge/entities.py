@@ -9,6 +9,7 @@ from app import cursors
 from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
+from app.tenancy.visibility import whole_tenant_only
 from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.expansion import step
@@ -32,6 +33,7 @@ class Entities:
 
     async def get(self, tenant: Tenant, entity_id: str) -> dict[str, Any]:
         """The entity; another tenant's is NOT_FOUND too, so nothing leaks."""
+        whole_tenant_only(tenant, "entities")
         found = await lookups.get_entity(self._graph, str(tenant.id), entity_id)
         if found is None:
             raise TrellisError(ErrorCode.NOT_FOUND, f"no entity {entity_id}")
@@ -40,6 +42,7 @@ class Entities:
     async def search(
         self, tenant: Tenant, collection: str, query: str, types: list[str], first: int
     ) -> list[dict[str, Any]]:
+        whole_tenant_only(tenant, "entities")
         check_range("first", first, 1, self.max_first)
         if not query.strip() or len(query) > MAX_QUERY:
             raise TrellisError(
@@ -72,7 +75,7 @@ class Entities:
             found = await knowledge.documents_mentioning(
                 conn, tenant.id, UUID(entity_id), first + 1, position
             )
-            rows = await documents.by_ids(conn, tenant.id, [d for _, d in found])
+            rows = await documents.by_ids(conn, tenant, [d for _, d in found])
         pairs = [(n, rows[d]) for n, d in found[:first] if d in rows]
         return pairs, len(found) > first
 

@@ -17,6 +17,7 @@ from uuid import UUID
 from app.collections.service import Collections
 from app.knowledge.communities import Communities, detect
 from app.limits import check_range
+from app.tenancy.visibility import whole_tenant_only
 from store import knowledge
 from store import themes as rows
 from store.pool import Conn, Pool
@@ -46,6 +47,7 @@ class Themes:
         self._max_first = max_first
 
     async def get(self, tenant: Tenant, collection: str, first: int) -> ThemeSet:
+        whole_tenant_only(tenant, "themes")
         check_range("first", first, 1, self._max_first)
         target = await self._collections.get(tenant, collection)
         async with self._pool.connection() as conn:

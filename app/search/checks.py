@@ -40,7 +40,14 @@ def scope_of(tenant: Tenant, collection: Collection, filters: Filters) -> Scope:
     )
     ids = None if not filters.document_ids else tuple(_uuid(i) for i in filters.document_ids)
     return Scope(
-        tenant.id, collection.id, equals, ranges, ids, filters.created_from, filters.created_to
+        tenant.id,
+        collection.id,
+        equals,
+        ranges,
+        ids,
+        filters.created_from,
+        filters.created_to,
+        tenant.content_scopes,
     )
 
 

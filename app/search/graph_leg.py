@@ -67,7 +67,7 @@ class GraphDiscovery:
         cut the subgraph short."""
         start = query.start
         async with self._pool.connection() as conn:
-            sub = await entity_chunk_subgraph(conn, tenant.id, start, query.hops, BOUNDS)
+            sub = await entity_chunk_subgraph(conn, tenant, start, query.hops, BOUNDS)
         if query.cues:
             await self._weigh_by_cues(tenant, sub, start, query.cues)
         ranked = rank_chunks(sub, start, query.first)
@@ -82,10 +82,12 @@ class GraphDiscovery:
         tenant_id = str(tenant.id)
         entity_paths = {chunk: trail[0:-1:2] for chunk, trail in trails.items() if trail}
         via = {pair: c for trail in trails.values() for pair, c in _links(trail).items()}
-        edges = await edges_between(self._graph, tenant_id, list(via), time)
+        documents = await _chunk_documents(self._graph, tenant_id, list(set(via.values())))
+        # The walk read only what the key may see; so may the evidence of its paths.
+        seen = sorted(set(documents.values())) if tenant.content_scopes else None
+        edges = await edges_between(self._graph, tenant_id, list(via), time, seen)
         ids = list({e for path in entity_paths.values() for e in path})
         rows = await lookups.entities_by_id(self._graph, tenant_id, ids)
-        documents = await _chunk_documents(self._graph, tenant_id, list(set(via.values())))
 
         def same_chunk(a: str, b: str) -> Edge:
             """Two entities of one chunk, not of one sentence: the chunk is the evidence."""

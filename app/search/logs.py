@@ -6,6 +6,7 @@ from datetime import datetime
 
 from app.collections.service import Collections
 from app.limits import check_range
+from app.tenancy.visibility import whole_tenant_only
 from store import search_logs
 from store.pool import Pool
 from store.search_logs import SearchLog as SearchLog
@@ -26,6 +27,7 @@ class SearchLogs:
         end: datetime | None,
         first: int,
     ) -> list[SearchLog]:
+        whole_tenant_only(tenant, "search logs")
         check_range("first", first, 1, self._max_first)
         target = await self._collections.get(tenant, collection)
         async with self._pool.connection() as conn:

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from app.errors import ErrorCode, TrellisError
 from app.tenancy.principal import ALL_SCOPES, Principal, Scope
+from app.tenancy.visibility import whole_tenant_only
 from store import keys, tenants
 from store.keys import KeyRow as KeyRow
 from store.keys import KeySpec
@@ -71,6 +72,7 @@ class ApiKeys:
         return Principal.of(key)
 
     async def of_tenant(self, tenant: Tenant) -> list[KeyRow]:
+        whole_tenant_only(tenant, "listing API keys")
         async with self._pool.connection() as conn:
             return await keys.for_tenant(conn, tenant.id)
 
@@ -83,6 +85,8 @@ class ApiKeys:
 
     async def revoke(self, key_id: UUID, tenant: Tenant | None = None) -> KeyRow:
         """Revoke a key; within `tenant` when given (the API), any tenant's (the CLI)."""
+        if tenant is not None:
+            whole_tenant_only(tenant, "revoking API keys")
         async with self._pool.connection() as conn:
             row = await keys.revoke(conn, key_id, None if tenant is None else tenant.id)
         if row is None:
@@ -96,7 +100,7 @@ def key_spec(request: KeyRequest) -> KeySpec:
         raise _bad("name", f"a key name is at most {MAX_NAME} characters")
     return KeySpec(
         tuple(s.value for s in scopes),
-        _content_scopes(request.content_scopes),
+        checked_content_scopes(request.content_scopes, "contentScopes"),
         request.name.strip(),
         _expiry(request.expires_at),
     )
@@ -132,13 +136,14 @@ def _scopes(names: tuple[str, ...]) -> tuple[Scope, ...]:
     return tuple(dict.fromkeys(known[n] for n in names))
 
 
-def _content_scopes(names: tuple[str, ...]) -> tuple[str, ...]:
+def checked_content_scopes(names: tuple[str, ...], field: str) -> tuple[str, ...]:
+    """Content scopes as keys and content carry them: at most 50, each like org:acme."""
     if len(names) > MAX_CONTENT_SCOPES:
-        raise _bad("contentScopes", f"a key has at most {MAX_CONTENT_SCOPES} content scopes")
+        raise _bad(field, f"at most {MAX_CONTENT_SCOPES} content scopes")
     for name in names:
-        if not CONTENT_SCOPE.match(name):
+        if not isinstance(name, str) or not CONTENT_SCOPE.match(name):
             raise _bad(
-                "contentScopes",
+                field,
                 f"content scope {name[:40]!r} must be 1 to 100 letters, digits or _.:@/-,"
                 " starting with a letter or digit (for example org:acme)",
             )

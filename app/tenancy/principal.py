@@ -57,9 +57,9 @@ class Principal:
             key.credits_per_1k_tokens,
         )
         scopes = frozenset(Scope(s) for s in key.scopes if s in _NAMES)
-        return cls(
-            Tenant(key.tenant_id, key.tenant_name), key.id, scopes, tuple(key.content_scopes), plan
-        )
+        content = tuple(key.content_scopes)
+        tenant = Tenant(key.tenant_id, key.tenant_name, content)
+        return cls(tenant, key.id, scopes, content, plan)
 
 
 _NAMES = {s.value for s in Scope}

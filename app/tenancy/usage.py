@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from app.errors import ErrorCode, TrellisError
 from app.tenancy.principal import Plan, Principal
+from app.tenancy.visibility import whole_tenant_only
 from store import usage
 from store.pool import Pool
 from store.tenants import Tenant
@@ -70,6 +71,7 @@ class Metering:
     async def totals(
         self, tenant: Tenant, span: tuple[datetime, datetime], group_by: str
     ) -> list[UsageTotal]:
+        whole_tenant_only(tenant, "usage")
         start, end = span
         if end <= start or (end - start).days > MAX_SPAN_DAYS:
             raise TrellisError(

@@ -121,7 +121,8 @@ def subgraph(
         try:
             start, bounds = Restart(tuple(seeds)), Bounds(fanout, max_edges)
             async with pool.connection() as conn:
-                return await entity_chunk_subgraph(conn, uuid.UUID(tenant), start, hops, bounds)
+                target = Tenant(uuid.UUID(tenant), "t")
+                return await entity_chunk_subgraph(conn, target, start, hops, bounds)
         finally:
             await pool.close()
 
