@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.localdb.stack import Stack
+from app.localdb.stack import Stack, make_key
+from app.tenancy.keys import KeyRequest
 from ingest.analyzer import analyze
 from tests.graphql_client import GraphQLClient
 from tests.helpers import new_collection, rows
@@ -174,3 +175,38 @@ def test_records_reach_the_graph_without_sensitive_values(gql: GraphQLClient, st
     )
     dumped = repr(everything)
     assert SECRET not in dumped and "181234" not in dumped
+
+
+RECORD = (
+    """query($id: ID!, $u: Boolean!) { document(id: $id) { record(unmasked: $u) { fields } } }"""
+)
+
+
+def test_unmasked_values_need_sensitive_read_and_scoped_records_stay_hidden(
+    gql: GraphQLClient, stack: Stack
+) -> None:
+    name = new_collection(gql)
+    gql.data(SCHEMA, c=name)
+    record = {"name": "Dana Levi", "salary": 181234.5, "ssn": SECRET}
+    [outcome] = gql.data(
+        INGEST, c=name, r=[{"id": "e2", "fields": record, "accessScopes": ["org:hr"]}]
+    )["ingestRecords"]["outcomes"]
+    doc_id = outcome["documentId"]
+    unmasked = gql.data(RECORD, id=doc_id, u=True)["document"]["record"]["fields"]
+    assert unmasked["ssn"] == SECRET
+    assert gql.data(RECORD, id=doc_id, u=False)["document"]["record"]["fields"]["ssn"] != SECRET
+    tenant = rows(stack, "SELECT t.name FROM tenants t JOIN collections c ON c.tenant_id = t.id"
+                  " WHERE c.name = %s", name)[0][0]  # fmt: skip
+    reader = GraphQLClient(gql.http, make_key(stack, tenant, KeyRequest(("search",))))
+    body = reader.post(RECORD, id=doc_id, u=True)
+    assert body["errors"][0]["extensions"] == {
+        **body["errors"][0]["extensions"],
+        "code": "FORBIDDEN",
+        "scope": "sensitive:read",
+    }
+    assert SECRET not in str(body)
+    assert reader.data(RECORD, id=doc_id, u=False)["document"]["record"]["fields"]["ssn"] != SECRET
+    other = GraphQLClient(
+        gql.http, make_key(stack, tenant, KeyRequest(content_scopes=("org:sales",)))
+    )
+    assert other.error_code(RECORD, id=doc_id, u=False) == "NOT_FOUND"

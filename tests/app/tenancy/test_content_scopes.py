@@ -57,7 +57,7 @@ class World:
         tenant = f"scopes-{uuid.uuid4().hex[:8]}"
         self.admin = GraphQLClient(http, make_key(stack, tenant))
         self.collection = new_collection(self.admin)
-        docs = [
+        docs: list[dict[str, Any]] = [
             {"externalId": "acme", "text": ACME, "accessScopes": ["org:acme"],
              "metadata": {"team": "falcon"}},
             {"externalId": "globex", "text": GLOBEX, "accessScopes": ["org:globex"],
@@ -143,7 +143,7 @@ def test_answers_and_their_stream_cite_only_visible_passages(world: World, base_
     world.clean({"messages": messages})
 
 
-ENTITY_VIEWS = [
+ENTITY_VIEWS: list[tuple[str, dict[str, Any]]] = [
     ('query($c: String!) { entities(collection: $c, query: "Oskar Lunde") { score } }', {}),
     ("query($c: String!) { themes(collection: $c) { __typename } }", {}),
     ("query($c: String!) { searchLogs(collection: $c) { query } }", {}),
