@@ -7,6 +7,13 @@ from typing import Any
 
 from graph.driver import GraphStore
 
+# An entity is seen by a key narrowed to content scopes only when one of its mentions is in
+# content carrying one of them.
+_SEEN = (
+    " AND (size($content_scopes) = 0 OR EXISTS { MATCH (e)-[m:MENTIONED_IN]->()"
+    " WHERE any(s IN coalesce(m.access_scopes, []) WHERE s IN $content_scopes) })"
+)
+
 _TERM = re.compile(r"\w+")
 _ENTITY_FIELDS = (
     "e.id AS id, e.name AS name, e.type AS type, e.aliases AS aliases,"
@@ -14,11 +21,17 @@ _ENTITY_FIELDS = (
 )
 
 
-async def get_entity(graph: GraphStore, tenant_id: str, entity_id: str) -> dict[str, Any] | None:
+async def get_entity(
+    graph: GraphStore, tenant_id: str, entity_id: str, content_scopes: tuple[str, ...]
+) -> dict[str, Any] | None:
     found = await graph.read(
-        "MATCH (e:Entity {id: $id, tenant_id: $tenant}) RETURN " + _ENTITY_FIELDS,
+        "MATCH (e:Entity {id: $id, tenant_id: $tenant}) WHERE true"
+        + _SEEN
+        + " RETURN "
+        + _ENTITY_FIELDS,
         id=entity_id,
         tenant=tenant_id,
+        content_scopes=list(content_scopes),
     )
     return found[0] if found else None
 
@@ -30,6 +43,7 @@ async def search_entities(
     query: str,
     types: list[str],
     first: int,
+    content_scopes: tuple[str, ...] = (),
 ) -> list[dict[str, Any]]:
     """Best matches first. Each query word matches exactly, as a prefix, or within one edit."""
     lucene = lucene_query(query)
@@ -39,13 +53,17 @@ async def search_entities(
         "CALL db.index.fulltext.queryNodes('entity_names', $q) YIELD node AS e, score"
         " WHERE e.tenant_id = $tenant AND e.collection_id = $collection"
         " AND (size($types) = 0 OR e.type IN $types)"
-        " RETURN " + _ENTITY_FIELDS + ", score ORDER BY score DESC, e.mention_count DESC"
+        + _SEEN
+        + " RETURN "
+        + _ENTITY_FIELDS
+        + ", score ORDER BY score DESC, e.mention_count DESC"
         " LIMIT $first",
         q=lucene,
         tenant=tenant_id,
         collection=collection_id,
         types=types,
         first=first,
+        content_scopes=list(content_scopes),
     )
 
 
@@ -56,11 +74,15 @@ def lucene_query(text: str) -> str:
 
 
 async def entities_by_id(
-    graph: GraphStore, tenant_id: str, ids: list[str]
+    graph: GraphStore, tenant_id: str, ids: list[str], content_scopes: tuple[str, ...] = ()
 ) -> dict[str, dict[str, Any]]:
     rows = await graph.read(
-        "MATCH (e:Entity) WHERE e.id IN $ids AND e.tenant_id = $tenant RETURN " + _ENTITY_FIELDS,
+        "MATCH (e:Entity) WHERE e.id IN $ids AND e.tenant_id = $tenant"
+        + _SEEN
+        + " RETURN "
+        + _ENTITY_FIELDS,
         ids=ids,
         tenant=tenant_id,
+        content_scopes=list(content_scopes),
     )
     return {row["id"]: row for row in rows}

@@ -36,12 +36,13 @@ _MENTIONS = (
     "UNWIND $rows AS row MATCH (e:Entity {id: row.entity_id}), (c:Chunk {id: row.chunk_id})"
     " MERGE (e)-[r:MENTIONED_IN]->(c)"
     " SET r.count = row.count, r.weight = row.weight, r.spans = row.spans,"
-    " r.document_id = row.document_id"
+    " r.document_id = row.document_id, r.access_scopes = row.access_scopes"
 )
 _DROP_COOCCURS = "UNWIND $ids AS doc MATCH ()-[r:CO_OCCURS]->() WHERE r.document_id = doc DELETE r"
 _COOCCURS = (
     "UNWIND $rows AS row MATCH (a:Entity {id: row.a}), (b:Entity {id: row.b})"
-    " MERGE (a)-[r:CO_OCCURS {document_id: row.document_id}]->(b) SET r.weight = row.weight"
+    " MERGE (a)-[r:CO_OCCURS {document_id: row.document_id}]->(b) SET r.weight = row.weight,"
+    " r.access_scopes = row.access_scopes"
 )
 _FACTS = (
     "UNWIND $rows AS row MATCH (s:Entity {id: row.subject_id}), (o:Entity {id: row.object_id})"
@@ -51,7 +52,7 @@ _FACTS = (
     " r.sentence = row.sentence, r.valid_from = row.valid_from,"
     " r.valid_from_precision = row.valid_from_precision, r.valid_to = row.valid_to,"
     " r.recorded_at = row.recorded_at, r.invalidated_at = row.invalidated_at,"
-    " r.superseded_by = row.superseded_by"
+    " r.superseded_by = row.superseded_by, r.access_scopes = row.access_scopes"
 )
 _DROP_ENTITIES = "MATCH (e:Entity) WHERE e.id IN $ids DETACH DELETE e"
 

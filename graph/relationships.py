@@ -169,7 +169,6 @@ _BETWEEN = (
     "UNWIND $pairs AS pair MATCH (a:Entity {id: pair[0], tenant_id: $tenant})"
     " CALL (a, pair) { MATCH (a)-[r:RELATED|CO_OCCURS]-(b:Entity {id: pair[1]}) WHERE "
 )
-_IN_DOCUMENTS = " AND ($documents IS NULL OR r.document_id IN $documents)"
 _BETWEEN_END = (
     " RETURN r ORDER BY coalesce(r.weight, 1) DESC LIMIT $per_pair }"
     " RETURN startNode(r).id AS source, endNode(r).id AS target, type(r) AS type,"
@@ -182,15 +181,12 @@ async def edges_between(
     tenant_id: str,
     pairs: list[tuple[str, str]],
     time: TimeFilter,
-    documents: list[str] | None = None,
 ) -> dict[frozenset[str], list[Edge]]:
-    """For each entity pair, its edges: facts first, then the merged co-occurrence. With
-    `documents`, only edges evidenced by one of them (what a content-scoped key may see)."""
+    """For each entity pair, its edges: facts first, then the merged co-occurrence."""
     records = await graph.read(
-        _BETWEEN + edge_condition(time) + _IN_DOCUMENTS + _BETWEEN_END,
+        _BETWEEN + edge_condition(time) + _BETWEEN_END,
         pairs=[list(p) for p in pairs],
         tenant=tenant_id,
-        documents=documents,
         predicates=[],
         per_pair=20,
         **time.params(),

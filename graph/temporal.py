@@ -1,4 +1,5 @@
-"""Bi-temporal edge filters shared by every graph query.
+"""Edge filters shared by every graph query: bi-temporal, and the calling key's content
+scopes (an edge is seen only when its document carries one of them).
 
 Valid time: facts keep ISO date prefixes ("2015", "2015-03", "2015-03-14"), which compare as
 strings against a day ("2015-03-14"): a prefix counts from the start of its year or month.
@@ -8,7 +9,7 @@ and pass every filter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, LiteralString
 
@@ -23,6 +24,8 @@ _KNOWN = (
 )
 _FACT_IN_TIME: LiteralString = f"({_VALID} AND {_KNOWN})"
 _PREDICATES = "(size($predicates) = 0 OR r.predicate IN $predicates)"
+# Every edge carries its document's access scopes (graph/knowledge.py).
+SEEN_EDGE: LiteralString = "any(s IN coalesce(r.access_scopes, []) WHERE s IN $content_scopes)"
 
 
 @dataclass(frozen=True)
@@ -33,15 +36,20 @@ class TimeFilter:
     valid_at: datetime | None = None
     known_at: datetime | None = None
     everything: bool = False
+    content_scopes: tuple[str, ...] = ()  # the key's; empty: every edge of the tenant
 
     @classmethod
     def at(cls, valid_at: datetime | None, known_at: datetime | None) -> TimeFilter:
         """Times without a zone are UTC."""
         return cls(valid_at=_utc(valid_at), known_at=_utc(known_at))
 
+    def seen_by(self, content_scopes: tuple[str, ...]) -> TimeFilter:
+        return replace(self, content_scopes=content_scopes)
+
     def params(self) -> dict[str, Any]:
         day = self.valid_at.date().isoformat() if self.valid_at else None
-        return {"valid_at": day, "known_at": self.known_at}
+        scopes = list(self.content_scopes)
+        return {"valid_at": day, "known_at": self.known_at, "content_scopes": scopes}
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -56,15 +64,20 @@ EVERYTHING = TimeFilter(everything=True)
 
 def fact_condition(time: TimeFilter) -> LiteralString:
     """A Cypher condition on a RELATED edge `r`."""
-    return "true" if time.everything else _FACT_IN_TIME
+    return _seen(time, "true" if time.everything else _FACT_IN_TIME)
+
+
+def _seen(time: TimeFilter, condition: LiteralString) -> LiteralString:
+    return f"({condition} AND {SEEN_EDGE})" if time.content_scopes else condition
 
 
 def edge_condition(time: TimeFilter) -> LiteralString:
     """A Cypher condition on an edge `r` that is RELATED or CO_OCCURS, with `$predicates`:
     when predicates are named, only facts with one of them pass."""
     if time.everything:
-        return "true"
-    return (
+        return _seen(time, "true")
+    return _seen(
+        time,
         f"((r:CO_OCCURS AND size($predicates) = 0)"
-        f" OR (r:RELATED AND {_PREDICATES} AND {_FACT_IN_TIME}))"
+        f" OR (r:RELATED AND {_PREDICATES} AND {_FACT_IN_TIME}))",
     )

@@ -19,6 +19,8 @@ _TIMELINE = (
     " AND ($from IS NULL OR (r.valid_from IS NOT NULL"
     " AND r.valid_from >= left($from, size(r.valid_from))))"
     " AND ($to IS NULL OR (r.valid_from IS NOT NULL AND r.valid_from < $to))"
+    " AND (size($content_scopes) = 0"
+    " OR any(s IN coalesce(r.access_scopes, []) WHERE s IN $content_scopes))"
     " RETURN startNode(r).id AS source, endNode(r).id AS target, properties(r) AS props"
     " ORDER BY r.valid_from IS NULL, r.valid_from, r.recorded_at, r.fact_id LIMIT $limit"
 )
@@ -32,6 +34,7 @@ async def timeline(
     end: date | None,
     known_at: datetime | None,
     limit: int,
+    content_scopes: tuple[str, ...] = (),
 ) -> list[Edge]:
     """Dated facts first, by `validFrom`; undated ones last (only when no range is given)."""
     records: list[dict[str, Any]] = await graph.read(
@@ -40,6 +43,7 @@ async def timeline(
         tenant=tenant_id,
         known_at=known_at,
         limit=limit,
+        content_scopes=list(content_scopes),
         **{"from": start.isoformat() if start else None, "to": end.isoformat() if end else None},
     )
     return [fact_edge(r["source"], r["target"], r["props"]) for r in records]

@@ -53,9 +53,14 @@ class PreparedDocument:
         return [c for c in self.chunks if c.kind == kind]
 
 
-def content_hash(content_type: str, title: str, raw: bytes) -> bytes:
+def content_hash(
+    content_type: str, title: str, raw: bytes, access_scopes: list[str] | None = None
+) -> bytes:
+    """What decides whether a resubmitted document changed. Its content scopes count: the
+    graph carries them on every edge, so a change re-projects the document."""
     digest = hashlib.sha256()
-    for part in (content_type.encode(), b"\0", title.encode(), b"\0", raw):
+    scopes = "\0".join(sorted(access_scopes or [])).encode()
+    for part in (content_type.encode(), b"\0", title.encode(), b"\0", scopes, b"\0", raw):
         digest.update(part)
     return digest.digest()
 

@@ -33,6 +33,7 @@ class GraphDocument:
     version: int
     body: str
     title: str
+    access_scopes: list[str]
 
 
 async def load_document(
@@ -40,7 +41,8 @@ async def load_document(
 ) -> tuple[GraphDocument, list[MainChunk]] | None:
     async with conn.cursor(row_factory=class_row(GraphDocument)) as cursor:
         await cursor.execute(
-            "SELECT id, tenant_id, collection_id, version, body, title FROM documents"
+            "SELECT id, tenant_id, collection_id, version, body, title, access_scopes"
+            " FROM documents"
             " WHERE id = %s",
             (document_id,),
         )
@@ -242,7 +244,7 @@ async def projection(conn: Conn, doc: GraphDocument) -> DocumentProjection:
         ),
         entities=await entity_rows(conn, await entity_ids_of(conn, doc.id)),
         mentions=[
-            {**m, "weight": mention_weight(m["spans"])}
+            {**m, "weight": mention_weight(m["spans"]), "access_scopes": doc.access_scopes}
             for m in await _dicts(
                 conn,
                 "SELECT entity_id::text, chunk_id::text, count, spans"
@@ -252,8 +254,9 @@ async def projection(conn: Conn, doc: GraphDocument) -> DocumentProjection:
         ],
         cooccurrences=await _dicts(
             conn,
-            "SELECT entity_a::text AS a, entity_b::text AS b,"
-            " weight FROM cooccurrences WHERE document_id = %s",
+            "SELECT c.entity_a::text AS a, c.entity_b::text AS b, c.weight, d.access_scopes"
+            " FROM cooccurrences c JOIN documents d ON d.id = c.document_id"
+            " WHERE c.document_id = %s",
             doc.id,
         ),
         facts=await fact_rows(conn, [doc.id], await functional.chain_fact_ids(conn, chains)),
@@ -264,15 +267,17 @@ async def fact_rows(conn: Conn, documents: list[UUID], ids: list[UUID]) -> list[
     """Facts of these documents, and these facts."""
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(
-            _FACT_COLUMNS + " WHERE document_id = ANY(%s) OR id = ANY(%s)", (documents, ids)
+            _FACT_COLUMNS + " WHERE f.document_id = ANY(%s) OR f.id = ANY(%s)", (documents, ids)
         )
         return await cursor.fetchall()
 
 
 _FACT_COLUMNS = (
-    "SELECT id::text, subject_id::text, object_id::text, predicate, chunk_id::text,"
+    "SELECT f.id::text, subject_id::text, object_id::text, predicate, chunk_id::text,"
     " document_id::text, span_start, span_end, sentence, valid_from, valid_from_precision,"
-    " valid_to, recorded_at, invalidated_at, superseded_by::text FROM facts"
+    " valid_to, recorded_at, invalidated_at, superseded_by::text,"
+    " coalesce((SELECT d.access_scopes FROM documents d WHERE d.id = f.document_id), '{}')"
+    " AS access_scopes FROM facts f"
 )
 
 

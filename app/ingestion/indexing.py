@@ -90,7 +90,7 @@ def prepare_batch(tasks: list[IndexTask], embedders: Embedders) -> None:
 def _prepare_one(task: IndexTask, embedders: Embedders) -> None:
     request, raw = task.request, bytes(task.item.payload)
     title = request.get("title") or ""
-    digest = content_hash(request["content_type"], title, raw)
+    digest = content_hash(request["content_type"], title, raw, task.access_scopes)
     if task.existing is not None and task.existing.content_hash == digest:
         return  # unchanged: no document, no failure
     parsed, title, extras = _parse(task, raw, title)

@@ -9,7 +9,6 @@ from app import cursors
 from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
-from app.tenancy.visibility import whole_tenant_only
 from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.expansion import step
@@ -33,8 +32,9 @@ class Entities:
 
     async def get(self, tenant: Tenant, entity_id: str) -> dict[str, Any]:
         """The entity; another tenant's is NOT_FOUND too, so nothing leaks."""
-        whole_tenant_only(tenant, "entities")
-        found = await lookups.get_entity(self._graph, str(tenant.id), entity_id)
+        found = await lookups.get_entity(
+            self._graph, str(tenant.id), entity_id, tenant.content_scopes
+        )
         if found is None:
             raise TrellisError(ErrorCode.NOT_FOUND, f"no entity {entity_id}")
         return found
@@ -42,7 +42,6 @@ class Entities:
     async def search(
         self, tenant: Tenant, collection: str, query: str, types: list[str], first: int
     ) -> list[dict[str, Any]]:
-        whole_tenant_only(tenant, "entities")
         check_range("first", first, 1, self.max_first)
         if not query.strip() or len(query) > MAX_QUERY:
             raise TrellisError(
@@ -52,7 +51,7 @@ class Entities:
             )
         target = await self._collections.get(tenant, collection)
         return await lookups.search_entities(
-            self._graph, str(tenant.id), str(target.id), query, types, first
+            self._graph, str(tenant.id), str(target.id), query, types, first, tenant.content_scopes
         )
 
     async def neighbours(
@@ -60,9 +59,11 @@ class Entities:
     ) -> list[tuple[dict[str, Any], float]]:
         """The strongest neighbours (co-occurrence weight plus facts), with that weight."""
         check_range("first", first, 1, self.max_first)
-        found = await step(self._graph, str(tenant.id), [entity_id], time, [], first)
+        seen = time.seen_by(tenant.content_scopes)
+        found = await step(self._graph, str(tenant.id), [entity_id], seen, [], first)
         pairs = found.neighbours.get(entity_id, [])
-        rows = await lookups.entities_by_id(self._graph, str(tenant.id), [e for e, _ in pairs])
+        ids = [e for e, _ in pairs]
+        rows = await lookups.entities_by_id(self._graph, str(tenant.id), ids, tenant.content_scopes)
         return [(rows[e], weight) for e, weight in pairs if e in rows]
 
     async def documents(

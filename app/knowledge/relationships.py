@@ -70,8 +70,9 @@ class Relationships:
         self._check_first(first)
         check_range("predicates", len(predicates), 0, MAX_PREDICATES)
         center = await self._entities.get(tenant, entity_id)
+        seen = time.seen_by(tenant.content_scopes)
         found = await neighborhood(
-            self._graph, str(tenant.id), center["id"], hops, time, predicates, first
+            self._graph, str(tenant.id), center["id"], hops, seen, predicates, first
         )
         rows = await self._rows(tenant, list(found.hop_of))
         nodes = [(rows[e], hop) for e, hop in found.hop_of.items() if e in rows and hop > 0]
@@ -94,8 +95,9 @@ class Relationships:
             raise TrellisError(
                 ErrorCode.BAD_USER_INPUT, "from and to are the same entity", field="to"
             )
+        seen = time.seen_by(tenant.content_scopes)
         found = await find_paths(
-            self._graph, str(tenant.id), source["id"], target["id"], max_hops, time, first
+            self._graph, str(tenant.id), source["id"], target["id"], max_hops, seen, first
         )
         paths = await self.materialise(tenant, found.paths, time)
         return PathsView(paths, found.truncated)
@@ -105,7 +107,9 @@ class Relationships:
     ) -> list[RelationshipPath]:
         """Entity-id paths as steps carrying each edge and its evidence."""
         pairs = list({(a, b): None for p in paths for a, b in itertools.pairwise(p)})
-        edges = await edges_between(self._graph, str(tenant.id), pairs, time)
+        edges = await edges_between(
+            self._graph, str(tenant.id), pairs, time.seen_by(tenant.content_scopes)
+        )
         rows = await self._rows(tenant, list({e for p in paths for e in p}))
         return [built for p in paths if (built := path_of(p, edges, rows)) is not None]
 
@@ -123,7 +127,14 @@ class Relationships:
             raise TrellisError(ErrorCode.BAD_USER_INPUT, "to must be after from", field="to")
         entity = await self._entities.get(tenant, entity_id)
         facts = await timeline(
-            self._graph, str(tenant.id), entity["id"], start, end, known_at, first
+            self._graph,
+            str(tenant.id),
+            entity["id"],
+            start,
+            end,
+            known_at,
+            first,
+            tenant.content_scopes,
         )
         ids = list({e for f in facts for e in (f.source, f.target)})
         return TimelineView(entity, facts, await self._rows(tenant, ids))
@@ -132,4 +143,4 @@ class Relationships:
         check_range("first", first, 1, self._entities.max_first)
 
     async def _rows(self, tenant: Tenant, ids: list[str]) -> dict[str, EntityRow]:
-        return await lookups.entities_by_id(self._graph, str(tenant.id), ids)
+        return await lookups.entities_by_id(self._graph, str(tenant.id), ids, tenant.content_scopes)

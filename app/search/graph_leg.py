@@ -84,10 +84,10 @@ class GraphDiscovery:
         via = {pair: c for trail in trails.values() for pair, c in _links(trail).items()}
         documents = await _chunk_documents(self._graph, tenant_id, list(set(via.values())))
         # The walk read only what the key may see; so may the evidence of its paths.
-        seen = sorted(set(documents.values())) if tenant.content_scopes else None
-        edges = await edges_between(self._graph, tenant_id, list(via), time, seen)
+        seen = time.seen_by(tenant.content_scopes)
+        edges = await edges_between(self._graph, tenant_id, list(via), seen)
         ids = list({e for path in entity_paths.values() for e in path})
-        rows = await lookups.entities_by_id(self._graph, tenant_id, ids)
+        rows = await lookups.entities_by_id(self._graph, tenant_id, ids, tenant.content_scopes)
 
         def same_chunk(a: str, b: str) -> Edge:
             """Two entities of one chunk, not of one sentence: the chunk is the evidence."""

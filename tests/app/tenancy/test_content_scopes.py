@@ -143,8 +143,7 @@ def test_answers_and_their_stream_cite_only_visible_passages(world: World, base_
     world.clean({"messages": messages})
 
 
-ENTITY_VIEWS: list[tuple[str, dict[str, Any]]] = [
-    ('query($c: String!) { entities(collection: $c, query: "Oskar Lunde") { score } }', {}),
+WHOLE_COLLECTION_VIEWS: list[tuple[str, dict[str, Any]]] = [
     ("query($c: String!) { themes(collection: $c) { __typename } }", {}),
     ("query($c: String!) { searchLogs(collection: $c) { query } }", {}),
     ('{ usage(from: "2026-01-01T00:00:00Z", to: "2026-06-01T00:00:00Z") { group } }', {}),
@@ -153,7 +152,7 @@ ENTITY_VIEWS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-@pytest.mark.parametrize(("operation", "more"), ENTITY_VIEWS)
+@pytest.mark.parametrize(("operation", "more"), WHOLE_COLLECTION_VIEWS)
 def test_views_over_the_whole_collection_refuse_a_scoped_key(
     world: World, operation: str, more: dict[str, Any]
 ) -> None:
@@ -164,22 +163,59 @@ def test_views_over_the_whole_collection_refuse_a_scoped_key(
     world.clean(body)
 
 
-def test_entity_by_id_paths_and_timelines_refuse_a_scoped_key(world: World) -> None:
-    [match] = world.admin.data(
-        'query($c: String!) { entities(collection: $c, query: "Oskar Lunde", first: 1)'
-        " { entity { id } } }",
-        c=world.collection,
-    )["entities"]
-    entity = match["entity"]["id"]
-    for operation in (
-        "query($e: ID!) { entity(id: $e) { name } }",
-        "query($e: ID!) { neighborhood(entity: $e) { __typename } }",
-        "query($e: ID!) { paths(from: $e, to: $e) { __typename } }",
-        "query($e: ID!) { timeline(entity: $e) { __typename } }",
-    ):
-        body = world.acme.post(operation, e=entity)
-        assert body["errors"][0]["extensions"]["reason"] == "CONTENT_SCOPED_KEY", body
-        world.clean(body)
+ENTITIES = (
+    "query($c: String!, $q: String!) { entities(collection: $c, query: $q) { entity { id name } } }"
+)
+RELATIONSHIP = "kind predicate source target evidence { documentId chunkId sentence }"
+EDGES = f"relationship {{ {RELATIONSHIP} }}"
+ENTITY_READS = [
+    "query($e: ID!) { entity(id: $e) { name neighbours { entity { name } }"
+    " documents { edges { node { id } } } } }",
+    f"query($e: ID!) {{ neighborhood(entity: $e, hops: 2) {{ nodes {{ entity {{ name }} }}"
+    f" edges {{ {RELATIONSHIP} }} }} }}",
+    f"query($e: ID!) {{ timeline(entity: $e) {{ facts {{ subject {{ name }} object {{ name }}"
+    f" {EDGES} }} }} }}",
+]
+
+
+def entity_id(client: GraphQLClient, world: World, name: str) -> str | None:
+    found = client.data(ENTITIES, c=world.collection, q=name)["entities"]
+    exact = [m["entity"]["id"] for m in found if m["entity"]["name"] == name]
+    return exact[0] if exact else None
+
+
+def test_an_entity_known_only_from_outside_content_does_not_exist(world: World) -> None:
+    oskar = entity_id(world.admin, world, "Oskar Lunde")
+    assert oskar is not None
+    assert entity_id(world.acme, world, "Oskar Lunde") is None
+    body = world.acme.post("query($e: ID!) { entity(id: $e) { name } }", e=oskar)
+    assert body["errors"][0]["extensions"]["code"] == "NOT_FOUND"
+    world.clean(body, asked_for_ids=True)
+
+
+@pytest.mark.parametrize("operation", ENTITY_READS)
+def test_entity_views_show_only_visible_edges(world: World, operation: str) -> None:
+    ines = entity_id(world.acme, world, "Ines Vardy")
+    assert ines is not None
+    body = world.acme.post(operation, e=ines)
+    assert "errors" not in body, body
+    world.clean(body)
+    assert world.ids["globex"] in json.dumps(world.admin.post(operation, e=ines)) or (
+        "timeline" in operation
+    )
+
+
+def test_paths_cross_only_visible_content(world: World) -> None:
+    ines, maren = (entity_id(world.acme, world, n) for n in ("Ines Vardy", "Maren Holt"))
+    assert ines and maren
+    operation = (
+        f"query($a: ID!, $b: ID!) {{ paths(from: $a, to: $b) {{ paths {{ entities {{ name }}"
+        f" steps {{ {EDGES} }} }} }} }}"
+    )
+    body = world.acme.post(operation, a=ines, b=maren)
+    assert "errors" not in body, body
+    world.clean(body)
+    assert world.acme.data(operation, a=ines, b=maren)["paths"]["paths"]  # via the Acme page
 
 
 def test_a_scoped_key_writes_only_inside_its_scopes(world: World) -> None:
