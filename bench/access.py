@@ -22,9 +22,10 @@ from starlette.requests import Request
 
 from app.localdb.stack import local_stack, make_key, stack_services
 from app.services import Services
-from app.tenancy.principal import Principal
+from app.tenancy.principal import Principal, Scope
 from schema import schema
 from schema.context import Context
+from store.migrations import migrate
 
 ROUNDS = 400
 TRIVIAL = "{ collections { name } }"
@@ -45,7 +46,7 @@ class Preauthenticated(Context):
 
     given: Principal | None = None
 
-    async def authenticate(self) -> Principal:
+    async def authenticate(self, counted_as: Scope | None = None) -> Principal:
         assert self.given is not None
         self._principal = self.given
         return self.given
@@ -108,8 +109,7 @@ def report(name: str, figures: tuple[float, float]) -> None:
     )
 
 
-async def measure(stack: Any) -> None:
-    key = make_key(stack, "bench-access")
+async def measure(stack: Any, key: str) -> None:
     async with stack_services(stack) as services:
         collection = await prepare(services, key)
         report("trivial query", await compare(services, key, TRIVIAL, {}))
@@ -118,7 +118,8 @@ async def measure(stack: Any) -> None:
 
 def main() -> None:
     with local_stack() as stack:
-        asyncio.run(measure(stack))
+        asyncio.run(migrate(stack.endpoints.postgres_url))
+        asyncio.run(measure(stack, make_key(stack, "bench-access")))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from strawberry.types import Info as StrawberryInfo
 
 from app.services import Services
 from app.tenancy.auth import API_KEY_HEADER, Tenant, authenticate, key_from_connection_params
-from app.tenancy.principal import Principal
+from app.tenancy.principal import Principal, Scope
 
 
 @dataclass
@@ -25,12 +25,15 @@ class Context:
     _principal: Principal | None = field(default=None, repr=False)
     _admitted: bool = field(default=False, repr=False)
 
-    async def authenticate(self) -> Principal:
+    async def authenticate(self, counted_as: Scope | None = None) -> Principal:
         """The caller, looked up once per HTTP request and again for every operation of a
-        WebSocket, so that a key revoked while the socket stays open stops at once."""
+        WebSocket, so that a key revoked while the socket stays open stops at once. With
+        `counted_as`, the request also counts against the key's rate ceiling in the same
+        round trip, when the key holds that scope."""
         if self._principal is None or self.is_socket:
-            self._principal = await authenticate(self.services.pool, self.api_key())
-            self._admitted = False
+            pool, key = self.services.pool, self.api_key()
+            self._principal = await authenticate(pool, key, counted_as)
+            self._admitted = counted_as is not None and self._principal.may(counted_as)
         return self._principal
 
     async def principal(self) -> Principal:

@@ -22,7 +22,7 @@ class Requires(BasePermission):
     runs_model: ClassVar[bool] = False
 
     async def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
-        principal = await info.context.authenticate()
+        principal = await info.context.authenticate(None if self.runs_model else self.scope)
         if not principal.may(self.scope):
             raise forbidden(self.scope)
         if not self.runs_model:

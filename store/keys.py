@@ -87,20 +87,49 @@ async def create(conn: Conn, tenant_id: UUID, spec: KeySpec) -> tuple[KeyRow, st
     return row, secret
 
 
+_ACTIVE = (
+    "SELECT k.id, k.tenant_id, t.name AS tenant_name, k.scopes, k.content_scopes,"
+    " t.plan, p.requests_per_minute, p.monthly_answers, p.models AS plan_models,"
+    " p.credits_per_answer, p.credits_per_1k_tokens"
+    " FROM api_keys k JOIN tenants t ON t.id = k.tenant_id"
+    " JOIN plans p ON p.name = t.plan"
+    " WHERE k.key_hash = %(hash)s AND k.revoked_at IS NULL"
+    " AND (k.expires_at IS NULL OR k.expires_at > now())"
+)
+# The lookup and the rate count in one round trip: the request is counted only when the key
+# holds `scope` and its window has room (the same rule as store/rate.py).
+_ADMITTED = (
+    f"WITH k AS ({_ACTIVE}), w AS ("
+    "INSERT INTO rate_windows AS w (key_id, window_start, requests)"
+    " SELECT k.id, date_trunc('minute', now()), 1 FROM k WHERE %(scope)s = ANY(k.scopes)"
+    " ON CONFLICT (key_id) DO UPDATE SET"
+    " requests = CASE WHEN w.window_start = EXCLUDED.window_start THEN w.requests + 1 ELSE 1 END,"
+    " window_start = EXCLUDED.window_start"
+    " WHERE w.window_start <> EXCLUDED.window_start"
+    " OR w.requests < (SELECT requests_per_minute FROM k)"
+    " RETURNING requests)"
+    " SELECT k.*, EXISTS (SELECT 1 FROM w) AS counted FROM k"
+)
+
+
 async def active(conn: Conn, secret: str) -> ActiveKey | None:
     """The key with this secret, unless it is revoked or expired."""
     async with conn.cursor(row_factory=class_row(ActiveKey)) as cursor:
-        await cursor.execute(
-            "SELECT k.id, k.tenant_id, t.name AS tenant_name, k.scopes, k.content_scopes,"
-            " t.plan, p.requests_per_minute, p.monthly_answers, p.models AS plan_models,"
-            " p.credits_per_answer, p.credits_per_1k_tokens"
-            " FROM api_keys k JOIN tenants t ON t.id = k.tenant_id"
-            " JOIN plans p ON p.name = t.plan"
-            " WHERE k.key_hash = %s AND k.revoked_at IS NULL"
-            " AND (k.expires_at IS NULL OR k.expires_at > now())",
-            (hash_secret(secret),),
-        )
+        await cursor.execute(_ACTIVE, {"hash": hash_secret(secret)})
         return await cursor.fetchone()
+
+
+async def admitted(conn: Conn, secret: str, scope: str) -> tuple[ActiveKey | None, bool]:
+    """The live key, and whether this request was counted against its rate window: not
+    when the key lacks `scope` or its window is full."""
+    cursor = await conn.execute(_ADMITTED, {"hash": hash_secret(secret), "scope": scope})
+    row = await cursor.fetchone()
+    if row is None:
+        return None, False
+    names = [column.name for column in cursor.description or []]
+    values = dict(zip(names, row, strict=True))
+    counted = bool(values.pop("counted"))
+    return ActiveKey(**values), counted
 
 
 async def for_tenant(conn: Conn, tenant_id: UUID) -> list[KeyRow]:

@@ -27,6 +27,11 @@ async def take(conn: Conn, key_id: UUID, ceiling: int) -> int | None:
     cursor = await conn.execute(_TAKE, {"key": key_id, "ceiling": ceiling})
     if await cursor.fetchone() is not None:
         return None
+    return await retry_after(conn)
+
+
+async def retry_after(conn: Conn) -> int:
+    """Seconds until the current window ends."""
     cursor = await conn.execute(_RETRY_AFTER)
     row = await cursor.fetchone()
     assert row is not None

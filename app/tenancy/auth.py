@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from app.errors import ErrorCode, TrellisError
-from app.tenancy.principal import Principal
-from store import keys
+from app.tenancy.preflight import rate_limited
+from app.tenancy.principal import Principal, Scope
+from store import keys, rate
 from store.pool import Pool
 from store.tenants import Tenant as Tenant
 
@@ -16,17 +17,27 @@ def unauthenticated(reason: str) -> TrellisError:
     return TrellisError(ErrorCode.UNAUTHENTICATED, reason)
 
 
-async def authenticate(pool: Pool, api_key: str | None) -> Principal:
-    """The key's principal. A revoked or expired key is not valid."""
+async def authenticate(
+    pool: Pool, api_key: str | None, counted_as: Scope | None = None
+) -> Principal:
+    """The key's principal. A revoked or expired key is not valid. With `counted_as`, a key
+    holding that scope is also counted against its rate ceiling, in the same round trip
+    (RATE_LIMITED when its window is full); one without it is not counted."""
     if not api_key:
         raise unauthenticated("send an API key in the X-API-Key header")
     if len(api_key) > _MAX_KEY_LENGTH:
         raise unauthenticated("the API key is not valid")
     async with pool.connection() as conn:
-        key = await keys.active(conn, api_key)
-    if key is None:
-        raise unauthenticated("the API key is not valid, revoked or expired")
-    return Principal.of(key)
+        if counted_as is None:
+            key, counted = await keys.active(conn, api_key), False
+        else:
+            key, counted = await keys.admitted(conn, api_key, counted_as.value)
+        if key is None:
+            raise unauthenticated("the API key is not valid, revoked or expired")
+        principal = Principal.of(key)
+        if counted_as is not None and principal.may(counted_as) and not counted:
+            raise rate_limited(principal, await rate.retry_after(conn))
+    return principal
 
 
 def key_from_connection_params(params: object) -> str | None:
