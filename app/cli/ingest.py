@@ -13,7 +13,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from uuid import UUID
 
@@ -40,6 +40,7 @@ class IngestRequest:
     tenant: str = DEV_TENANT
     create: bool = False
     graph: bool = True
+    access_scopes: tuple[str, ...] = ()  # carried by every document that names none itself
 
 
 @dataclass
@@ -50,6 +51,7 @@ class _Run:
     collection_id: UUID
     skipped: Counter[str]
     jobs: list[UUID]
+    access_scopes: tuple[str, ...] = ()
 
 
 async def run_ingest(settings: Settings, request: IngestRequest) -> list[str]:
@@ -91,7 +93,9 @@ async def _start(services: Services, request: IngestRequest, found: Collected) -
     async with services.pool.connection() as conn:
         tenant = await ensure_tenant(conn, request.tenant)
     collection_id = await _collection(services, tenant, request)
-    return _Run(services, tenant, request.collection, collection_id, Counter(found.skipped), [])
+    skipped = Counter(found.skipped)
+    scopes = request.access_scopes
+    return _Run(services, tenant, request.collection, collection_id, skipped, [], scopes)
 
 
 async def _collection(services: Services, tenant: Tenant, request: IngestRequest) -> UUID:
@@ -106,7 +110,14 @@ async def _collection(services: Services, tenant: Tenant, request: IngestRequest
 async def _submit_all(run: _Run, found: Collected, max_bytes: int) -> None:
     ingestion = run.services.ingestion
     for batch in _batches(found, max_bytes, run.skipped):
-        run.jobs.append(await ingestion.submit_documents(run.tenant, run.collection, batch))
+        scoped = [_with_scopes(s, run.access_scopes) for s in batch]
+        run.jobs.append(await ingestion.submit_documents(run.tenant, run.collection, scoped))
+
+
+def _with_scopes(submission: DocumentSubmission, scopes: tuple[str, ...]) -> DocumentSubmission:
+    if not scopes or submission.access_scopes is not None:
+        return submission
+    return replace(submission, access_scopes=list(scopes))
 
 
 def _batches(

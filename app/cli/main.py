@@ -128,13 +128,15 @@ def services_status() -> None:
 @click.option("--tenant", default=DEV_TENANT, show_default=True, help="Tenant that owns it.")
 @click.option("--create", is_flag=True, help="Create the collection if it does not exist.")
 @click.option("--no-graph", is_flag=True, help="Leave graph extraction to a running server.")
+@click.option("--access-scope", "access_scopes", multiple=True, help="Content scope (repeatable).")
 @one_line_errors
 def ingest(
-    paths: tuple[Path, ...], collection: str, tenant: str, create: bool, no_graph: bool
+    paths: tuple[Path, ...], collection: str, tenant: str, create: bool, **more: Any
 ) -> None:
     """Index files (.txt .md .html .pdf), folders (recursively) and .jsonl files."""
     settings = Settings.from_env()
-    request = IngestRequest(list(paths), collection, tenant, create, graph=not no_graph)
+    scopes = tuple(more["access_scopes"])
+    request = IngestRequest(list(paths), collection, tenant, create, not more["no_graph"], scopes)
     failures = asyncio.run(run_ingest(settings, request))
     for line in failures:
         click.echo(f"failed: {line}", err=True)

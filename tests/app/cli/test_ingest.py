@@ -129,6 +129,26 @@ def test_bad_arguments_are_one_line(stack: Stack, tmp_path: Path, base_url: str)
     assert unknown.stderr.strip().endswith("no collection named 'no-such-collection'")
 
 
+def test_access_scopes_from_the_command_line(stack: Stack, tmp_path: Path, base_url: str) -> None:
+    (tmp_path / "memo.txt").write_text("A memo for the Acme team.")
+    name = f"cli-{uuid.uuid4().hex[:6]}"
+    scoped = trellis_ingest(
+        stack, str(tmp_path), "--collection", name, "--create", "--access-scope", "org:acme"
+    )
+    assert scoped.returncode == 0, scoped.stderr
+    found = rows(
+        stack,
+        "SELECT d.access_scopes FROM documents d JOIN collections c ON c.id = d.collection_id"
+        " WHERE c.name = %s",
+        name,
+    )
+    assert found == [(["org:acme"],)]
+    bad = trellis_ingest(stack, str(tmp_path), "--collection", name, "--access-scope", "a b")
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("trellis: error: content scope 'a b'")
+    assert bad.stderr.count("\n") == 1
+
+
 DOCUMENTS = 800
 
 
