@@ -16,6 +16,15 @@ SETTLE_SECONDS = 2  # let a job's last batches land before recomputing
 MAX_WAIT_SECONDS = 60  # then recompute even while documents still wait for the graph
 
 
+# The content scopes a theme reads through; empty: every document of the collection.
+Seen = tuple[str, ...]
+
+
+def _seen(seen: Seen) -> tuple[str, list[Any]]:
+    """A condition on the documents row `d`, with a leading AND, and its parameters."""
+    return (" AND d.access_scopes && %s::text[]", [list(seen)]) if seen else ("", [])
+
+
 @dataclass(frozen=True)
 class ThemeRow:
     ordinal: int
@@ -48,49 +57,56 @@ async def stale_collections(conn: Conn) -> list[tuple[UUID, UUID]]:
 
 
 async def entity_graph(
-    conn: Conn, tenant_id: UUID, collection_id: UUID, limit: int
+    conn: Conn, tenant_id: UUID, collection_id: UUID, seen: Seen, limit: int
 ) -> dict[tuple[str, str], float]:
-    """Entity pairs weighted by co-occurrences plus current facts, strongest `limit` pairs."""
+    """Entity pairs weighted by co-occurrences plus current facts, strongest `limit` pairs,
+    from the documents `seen` lets through."""
+    scoped, scopes = _seen(seen)
     cursor = await conn.execute(
         "SELECT least(a, b)::text, greatest(a, b)::text, sum(w)::float8 AS weight FROM ("
         " SELECT c.entity_a AS a, c.entity_b AS b, c.weight AS w FROM cooccurrences c"
         " JOIN documents d ON d.id = c.document_id"
-        " WHERE d.tenant_id = %s AND d.collection_id = %s"
-        " UNION ALL SELECT subject_id, object_id, 1 FROM facts"
-        " WHERE tenant_id = %s AND collection_id = %s AND invalidated_at IS NULL) pairs"
+        f" WHERE d.tenant_id = %s AND d.collection_id = %s{scoped}"
+        " UNION ALL SELECT f.subject_id, f.object_id, 1 FROM facts f"
+        " JOIN documents d ON d.id = f.document_id"
+        f" WHERE f.tenant_id = %s AND f.collection_id = %s{scoped}"
+        " AND f.invalidated_at IS NULL) pairs"
         " GROUP BY 1, 2 ORDER BY weight DESC, 1, 2 LIMIT %s",
-        (tenant_id, collection_id, tenant_id, collection_id, limit),
+        (tenant_id, collection_id, *scopes, tenant_id, collection_id, *scopes, limit),
     )
     return {(a, b): w for a, b, w in await cursor.fetchall()}
 
 
 async def supported_facts(
-    conn: Conn, tenant_id: UUID, collection_id: UUID
+    conn: Conn, tenant_id: UUID, collection_id: UUID, seen: Seen
 ) -> list[tuple[str, str, str, int]]:
     """(subject, predicate, object, how many sentences state it) for current facts."""
+    scoped, scopes = _seen(seen)
     cursor = await conn.execute(
-        "SELECT subject_id::text, predicate, object_id::text, count(*)::int FROM facts"
-        " WHERE tenant_id = %s AND collection_id = %s AND invalidated_at IS NULL"
-        " GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2",
-        (tenant_id, collection_id),
+        "SELECT f.subject_id::text, f.predicate, f.object_id::text, count(*)::int FROM facts f"
+        " JOIN documents d ON d.id = f.document_id"
+        f" WHERE f.tenant_id = %s AND f.collection_id = %s{scoped}"
+        " AND f.invalidated_at IS NULL GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2",
+        (tenant_id, collection_id, *scopes),
     )
     return [(s, p, o, n) for s, p, o, n in await cursor.fetchall()]
 
 
 async def representative_chunks(
-    conn: Conn, entity_ids: list[str], limit: int
+    conn: Conn, entity_ids: list[str], seen: Seen, limit: int
 ) -> list[dict[str, Any]]:
     """Main chunks mentioning the most of these entities, then mentioning them most."""
+    scoped, scopes = _seen(seen)
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(
             "SELECT m.chunk_id::text AS chunk_id, m.document_id::text AS document_id,"
             " d.title, c.char_start, c.char_end, left(c.content, 300) AS excerpt,"
             " count(*)::int AS entities FROM mentions m"
             " JOIN chunks c ON c.id = m.chunk_id JOIN documents d ON d.id = m.document_id"
-            " WHERE m.entity_id = ANY(%s::uuid[])"
+            f" WHERE m.entity_id = ANY(%s::uuid[]){scoped}"
             " GROUP BY m.chunk_id, m.document_id, d.title, c.char_start, c.char_end, c.content"
             " ORDER BY count(*) DESC, sum(m.count) DESC, m.chunk_id LIMIT %s",
-            (entity_ids, limit),
+            (entity_ids, *scopes, limit),
         )
         return await cursor.fetchall()
 

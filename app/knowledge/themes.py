@@ -17,7 +17,6 @@ from uuid import UUID
 from app.collections.service import Collections
 from app.knowledge.communities import Communities, detect
 from app.limits import check_range
-from app.tenancy.visibility import whole_tenant_only
 from store import knowledge
 from store import themes as rows
 from store.pool import Conn, Pool
@@ -47,10 +46,11 @@ class Themes:
         self._max_first = max_first
 
     async def get(self, tenant: Tenant, collection: str, first: int) -> ThemeSet:
-        whole_tenant_only(tenant, "themes")
         check_range("first", first, 1, self._max_first)
         target = await self._collections.get(tenant, collection)
         async with self._pool.connection() as conn:
+            if tenant.content_scopes:
+                return await _seen_by(conn, tenant, target.id, first)
             return ThemeSet(*await rows.load(conn, tenant.id, target.id, first))
 
     async def refresh(self, tenant: Tenant, collection: str) -> None:
@@ -67,12 +67,18 @@ class Themes:
     async def compute(self, tenant_id: UUID, collection_id: UUID) -> None:
         async with self._pool.connection() as conn:
             started = await _now(conn)
-            edges = await rows.entity_graph(conn, tenant_id, collection_id, MAX_EDGES)
-            found = await asyncio.to_thread(detect, edges)
-            digests = await _digests(conn, tenant_id, collection_id, found)
+            digests = await _themes(conn, tenant_id, collection_id, ())
             async with conn.transaction():
                 await rows.save(conn, tenant_id, collection_id, digests, started)
-        log.info("themes of %s: %d from %d pairs", collection_id, len(digests), len(edges))
+        log.info("themes of %s: %d", collection_id, len(digests))
+
+
+async def _seen_by(conn: Conn, tenant: Tenant, collection_id: UUID, first: int) -> ThemeSet:
+    """A key narrowed to content scopes gets the themes of the graph its own content makes,
+    computed when asked: each set of scopes has its own, so none is stored."""
+    started = await _now(conn)
+    themes = await _themes(conn, tenant.id, collection_id, tenant.content_scopes)
+    return ThemeSet(themes[:first], started, False)
 
 
 async def _now(conn: Conn) -> datetime:
@@ -82,32 +88,36 @@ async def _now(conn: Conn) -> datetime:
     return found[0]  # type: ignore[no-any-return]
 
 
-async def _digests(
-    conn: Conn, tenant_id: UUID, collection_id: UUID, found: Communities
+@dataclass(frozen=True)
+class _Reading:
+    """What every theme's digest reads from."""
+
+    conn: Conn
+    found: Communities
+    facts: list[tuple[str, str, str, int]]
+    seen: rows.Seen
+
+
+async def _themes(
+    conn: Conn, tenant_id: UUID, collection_id: UUID, seen: rows.Seen
 ) -> list[ThemeRow]:
+    edges = await rows.entity_graph(conn, tenant_id, collection_id, seen, MAX_EDGES)
+    found = await asyncio.to_thread(detect, edges)
+    facts = await rows.supported_facts(conn, tenant_id, collection_id, seen)
+    reading = _Reading(conn, found, facts, seen)
     communities = found.members[:MAX_THEMES]
-    facts = await rows.supported_facts(conn, tenant_id, collection_id)
-    themes = []
-    for ordinal, members in enumerate(communities):
-        top = sorted(members, key=lambda e: (-found.pagerank[e], e))[:TOP_ENTITIES]
-        themes.append(await _digest(conn, ordinal, members, top, found.pagerank, facts))
-    return themes
+    return [await _digest(reading, ordinal, members) for ordinal, members in enumerate(communities)]
 
 
-async def _digest(
-    conn: Conn,
-    ordinal: int,
-    members: list[str],
-    top: list[str],
-    pagerank: dict[str, float],
-    facts: list[tuple[str, str, str, int]],
-) -> ThemeRow:
+async def _digest(reading: _Reading, ordinal: int, members: list[str]) -> ThemeRow:
+    pagerank = reading.found.pagerank
+    top = sorted(members, key=lambda e: (-pagerank[e], e))[:TOP_ENTITIES]
     inside = set(members)
-    theme_facts = [f for f in facts if f[0] in inside and f[2] in inside][:TOP_FACTS]
+    theme_facts = [f for f in reading.facts if f[0] in inside and f[2] in inside][:TOP_FACTS]
     fact_ids = {e for s, _, o, _ in theme_facts for e in (s, o)}
     entities = {
         row["id"]: _entity(row)
-        for row in await knowledge.entity_rows(conn, [UUID(e) for e in {*top, *fact_ids}])
+        for row in await knowledge.entity_rows(reading.conn, [UUID(e) for e in {*top, *fact_ids}])
     }
     digest = {
         "entities": [{**entities[e], "score": pagerank[e]} for e in top if e in entities],
@@ -116,7 +126,7 @@ async def _digest(
             for s, p, o, n in theme_facts
             if s in entities and o in entities
         ],
-        "chunks": await rows.representative_chunks(conn, top, TOP_CHUNKS),
+        "chunks": await rows.representative_chunks(reading.conn, top, reading.seen, TOP_CHUNKS),
     }
     label = ", ".join(e["name"] for e in digest["entities"][:3])
     return ThemeRow(ordinal, label, len(members), digest)

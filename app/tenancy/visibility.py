@@ -1,9 +1,6 @@
-"""What a key narrowed to content scopes may not read yet.
-
-The entity graph's own views (entities, neighbourhoods, paths, timelines, themes) are
-computed over the whole collection; filtering them to a key's content scopes in Cypher is
-not built yet. Until it is, they refuse such a key instead of showing what it may not see.
-"""
+"""What a key narrowed to content scopes may not do: the tenant-wide views and actions
+(search logs, usage, the key list, revoking keys, deleting a whole collection) describe or
+touch content outside its scopes, so they refuse such a key instead of filtering."""
 
 from __future__ import annotations
 
@@ -17,6 +14,6 @@ def whole_tenant_only(tenant: Tenant, view: str) -> None:
     if tenant.content_scopes:
         raise TrellisError(
             ErrorCode.FORBIDDEN,
-            f"{view}: not available to keys narrowed to content scopes yet",
+            f"{view}: not available to keys narrowed to content scopes",
             reason=CONTENT_SCOPED,
         )

@@ -144,7 +144,6 @@ def test_answers_and_their_stream_cite_only_visible_passages(world: World, base_
 
 
 WHOLE_COLLECTION_VIEWS: list[tuple[str, dict[str, Any]]] = [
-    ("query($c: String!) { themes(collection: $c) { __typename } }", {}),
     ("query($c: String!) { searchLogs(collection: $c) { query } }", {}),
     ('{ usage(from: "2026-01-01T00:00:00Z", to: "2026-06-01T00:00:00Z") { group } }', {}),
     ("{ apiKeys { id } }", {}),
@@ -202,6 +201,27 @@ def test_entity_views_show_only_visible_edges(world: World, operation: str) -> N
     world.clean(body)
     if "neighborhood" in operation:  # the same view for the whole tenant does cross it
         assert world.ids["globex"] in json.dumps(world.admin.post(operation, e=ines))
+
+
+THEMES = """query($c: String!) { themes(collection: $c) { themes { label size
+  entities { entity { id name } } facts { subject { name } predicate object { name } }
+  chunks { documentId excerpt } } } }"""
+
+
+def test_themes_of_a_scoped_key_come_from_its_own_content(world: World) -> None:
+    world.admin.data(
+        "mutation($c: String!) { refreshThemes(collection: $c) { __typename } }", c=world.collection
+    )
+    everyone = world.admin.data(THEMES, c=world.collection)["themes"]["themes"]
+    assert "Lunde" in json.dumps(everyone)
+    body = world.acme.post(THEMES, c=world.collection)
+    assert "errors" not in body, body
+    world.clean(body)
+    themes = body["data"]["themes"]["themes"]
+    names = {e["entity"]["name"] for t in themes for e in t["entities"]}
+    assert "Ines Vardy" in names
+    chunks = {c["documentId"] for t in themes for c in t["chunks"]}
+    assert chunks <= {world.ids["acme"], world.ids["archive"]}
 
 
 def test_paths_cross_only_visible_content(world: World) -> None:
