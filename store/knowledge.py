@@ -23,6 +23,7 @@ from ingest.titles import SUBJECT_WEIGHT, UNKNOWN_GROUP
 from store import functional, themes
 from store._copy import copy_rows
 from store.pool import Conn
+from store.tenants import Tenant, visible
 
 
 @dataclass(frozen=True)
@@ -300,17 +301,19 @@ async def _dicts(conn: Conn, sql: str, param: object) -> list[dict[str, Any]]:
 
 
 async def documents_mentioning(
-    conn: Conn, tenant_id: UUID, entity_id: UUID, limit: int, after: tuple[int, UUID] | None
+    conn: Conn, tenant: Tenant, entity_id: UUID, limit: int, after: tuple[int, UUID] | None
 ) -> list[tuple[int, UUID]]:
-    """(mentions, document) for documents mentioning the entity, most mentions first,
-    `limit` of them after the keyset position `after`."""
+    """(mentions, document) for the documents the key may see that mention the entity, most
+    mentions first, `limit` of them after the keyset position `after`."""
     count, last = after if after is not None else (None, None)
+    seen, seen_params = visible(tenant, "d")
     cursor = await conn.execute(
-        "SELECT sum(count)::int AS n, document_id FROM mentions"
-        " WHERE tenant_id = %s AND entity_id = %s GROUP BY document_id"
-        " HAVING %s::int IS NULL OR (-sum(count), document_id) > (-%s::int, %s::uuid)"
-        " ORDER BY n DESC, document_id LIMIT %s",
-        (tenant_id, entity_id, count, count, last, limit),
+        "SELECT sum(m.count)::int AS n, m.document_id FROM mentions m"
+        " JOIN documents d ON d.id = m.document_id"
+        f" WHERE m.tenant_id = %s AND m.entity_id = %s{seen} GROUP BY m.document_id"
+        " HAVING %s::int IS NULL OR (-sum(m.count), m.document_id) > (-%s::int, %s::uuid)"
+        " ORDER BY n DESC, m.document_id LIMIT %s",
+        (tenant.id, entity_id, *seen_params, count, count, last, limit),
     )
     return [(n, document_id) for n, document_id in await cursor.fetchall()]
 

@@ -74,7 +74,7 @@ class Entities:
         position = _mention_position(after)
         async with self._pool.connection() as conn:
             found = await knowledge.documents_mentioning(
-                conn, tenant.id, UUID(entity_id), first + 1, position
+                conn, tenant, UUID(entity_id), first + 1, position
             )
             rows = await documents.by_ids(conn, tenant, [d for _, d in found])
         pairs = [(n, rows[d]) for n, d in found[:first] if d in rows]
