@@ -80,6 +80,9 @@ class UsageTotal:
     completion_tokens: int
     passages_read: int
     credits: float
+    incomplete: int = strawberry.field(
+        description="Runs whose stream broke off before the end, charged for what they used."
+    )
 
     @classmethod
     def of(cls, row: UsageRow) -> UsageTotal:
@@ -90,4 +93,5 @@ class UsageTotal:
             completion_tokens=row.completion_tokens,
             passages_read=row.passages_read,
             credits=float(row.credits),
+            incomplete=row.incomplete,
         )

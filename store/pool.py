@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
@@ -26,6 +29,18 @@ async def open_pool(url: str, size: int, timeout: float) -> Pool:
     )
     await pool.open(wait=True, timeout=timeout)
     return pool
+
+
+@asynccontextmanager
+async def autocommitted(pool: Pool) -> AsyncIterator[Conn]:
+    """A connection whose statements commit as they run: a request's single statement (its
+    authentication and rate count) then costs no COMMIT round trip."""
+    async with pool.connection() as conn:
+        await conn.set_autocommit(True)
+        try:
+            yield conn
+        finally:
+            await conn.set_autocommit(False)
 
 
 async def _configure(conn: AsyncConnection[TupleRow]) -> None:

@@ -33,6 +33,7 @@ class UsageTotal:
     completion_tokens: int
     passages_read: int
     credits: Decimal
+    incomplete: int  # runs whose stream broke off, charged for what they used
 
 
 # The grouping expressions are fixed here; the caller picks one by name, never by text.
@@ -89,7 +90,8 @@ async def totals(
             f'SELECT {group} AS "group", count(*)::int AS requests,'
             " sum(u.prompt_tokens)::int AS prompt_tokens,"
             " sum(u.completion_tokens)::int AS completion_tokens,"
-            " sum(u.passages_read)::int AS passages_read, sum(u.credits) AS credits"
+            " sum(u.passages_read)::int AS passages_read, sum(u.credits) AS credits,"
+            " (count(*) FILTER (WHERE NOT u.complete))::int AS incomplete"
             " FROM usage_events u WHERE u.tenant_id = %s"
             " AND u.created_at >= %s AND u.created_at < %s"
             f" GROUP BY {group} ORDER BY 1",

@@ -6,7 +6,7 @@ from app.errors import ErrorCode, TrellisError
 from app.tenancy.preflight import rate_limited
 from app.tenancy.principal import Principal, Scope
 from store import keys, rate
-from store.pool import Pool
+from store.pool import Pool, autocommitted
 from store.tenants import Tenant as Tenant
 
 API_KEY_HEADER = "x-api-key"
@@ -27,7 +27,7 @@ async def authenticate(
         raise unauthenticated("send an API key in the X-API-Key header")
     if len(api_key) > _MAX_KEY_LENGTH:
         raise unauthenticated("the API key is not valid")
-    async with pool.connection() as conn:
+    async with autocommitted(pool) as conn:
         if counted_as is None:
             key, counted = await keys.active(conn, api_key), False
         else:

@@ -285,3 +285,11 @@ def test_a_client_that_hangs_up_is_charged_incomplete(
             break
         time.sleep(0.2)
     assert found == [(False,)]
+    now = datetime.now(UTC)
+    [total] = team.data(
+        "query($f: DateTime!, $t: DateTime!) { usage(from: $f, to: $t, groupBy: KEY)"
+        " { requests incomplete } }",
+        f=(now - timedelta(days=1)).isoformat(),
+        t=(now + timedelta(days=1)).isoformat(),
+    )["usage"]
+    assert total == {"requests": 1, "incomplete": 1}
