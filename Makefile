@@ -38,6 +38,7 @@ bench: setup
 	$(BIN)/python -m bench.relationships
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.corpus
+	$(BIN)/python -m bench.access
 
 # Kept between runs and shared by both: indexing each dataset takes minutes.
 bench-quality: setup
