@@ -30,12 +30,12 @@ from app.answers.request import AnswerRequest
 from app.answers.results import Answer, AnswerDelta, AnswerDone, AnswerSources
 from app.localdb.stack import local_stack, stack_services
 from app.services import Services
+from app.tenancy.principal import Principal
 from bench._timing import p50_p95
 from bench.ingestion import load
 from bench.quality import ensure_corpus, questions
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
-from store.tenants import Tenant
 
 DATASETS = ("2wiki", "hotpotqa")
 TOP_K = 8
@@ -92,11 +92,11 @@ class Timed:
     total: float
 
 
-async def answered(services: Services, tenant: Tenant, collection: str, query: str) -> Timed:
+async def answered(services: Services, principal: Principal, collection: str, query: str) -> Timed:
     request = AnswerRequest(SearchRequest((collection,), query, top_k=TOP_K))
     started = time.perf_counter()
     sources_event, to_sources, first = None, 0.0, None
-    async for event in services.answers.stream(await services.keys.operator(tenant), request):
+    async for event in services.answers.stream(principal, request):
         elapsed = (time.perf_counter() - started) * 1000
         if isinstance(event, AnswerSources):
             sources_event, to_sources = event, elapsed
@@ -150,8 +150,9 @@ async def run(dataset: str, limit: int | None, keep: Path | None) -> Figures:
     with local_stack(keep_in=keep / dataset if keep else None) as stack:
         async with stack_services(stack) as services:
             tenant = await ensure_corpus(services, dataset)
+            principal = await services.keys.operator(tenant)
             for item in questions(dataset, limit):
-                timed = await answered(services, tenant, dataset, item["question"])
+                timed = await answered(services, principal, dataset, item["question"])
                 record(figures, item, timed, corpus)
     return figures
 

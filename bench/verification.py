@@ -32,11 +32,11 @@ from app.localdb.scripted_llm import Reply, ScriptedLlm, scripted_llm
 from app.localdb.stack import Stack, local_stack, stack_services
 from app.services import Services
 from app.settings import Settings
+from app.tenancy.principal import Principal
 from bench._timing import p50_p95
 from bench.quality import ensure_corpus, questions
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
-from store.tenants import Tenant
 
 DATASET = "2wiki"
 MODEL = "scripted"
@@ -71,11 +71,11 @@ class Figures:
 
 
 async def measured(
-    services: Services, llm: ScriptedLlm, tenant: Tenant, query: str, figures: Figures
+    services: Services, llm: ScriptedLlm, principal: Principal, query: str, figures: Figures
 ) -> None:
     request = AnswerRequest(SearchRequest((DATASET,), query, top_k=8), model=MODEL)
     started, first_delta = time.perf_counter(), None
-    async for event in services.answers.stream(await services.keys.operator(tenant), request):
+    async for event in services.answers.stream(principal, request):
         if isinstance(event, AnswerDelta) and first_delta is None:
             first_delta = time.perf_counter()
         if isinstance(event, AnswerDone):
@@ -109,8 +109,9 @@ async def run(limit: int, keep: Path | None) -> Figures:
     with local_stack(keep_in=keep / DATASET if keep else None) as stack, scripted_llm(reply) as llm:
         async with llm_services(stack, llm) as services:
             tenant = await ensure_corpus(services, DATASET)
+            principal = await services.keys.operator(tenant)
             for item in questions(DATASET, limit):
-                await measured(services, llm, tenant, item["question"], figures)
+                await measured(services, llm, principal, item["question"], figures)
     return figures
 
 
