@@ -146,16 +146,18 @@ def _fair_order(candidates: list[Candidate]) -> list[Candidate]:
 
 
 async def claim(
-    conn: Conn, limits: BatchLimits, jobs: list[UUID] | None = None
+    conn: Conn, limits: BatchLimits, models: list[str], jobs: list[UUID] | None = None
 ) -> list[ClaimedItem]:
-    """Lock a fair batch of pending items (of these jobs, or of any); other workers skip them.
+    """Lock a fair batch of pending items (of these jobs, or of any) in collections whose
+    embedding model is one of `models`; other workers skip them. A process configured with
+    other models leaves the rest to a process that has them.
 
     Tenants take turns, and so do one tenant's jobs, each oldest first; the batch is bounded
     by count and by bytes (a larger item goes alone). The candidates are locked in a
     savepoint that is rolled back, so the ones not chosen are free again at once.
     """
     async with conn.transaction(force_rollback=True):
-        chosen = choose(await _candidates(conn, limits.items, jobs), limits)
+        chosen = choose(await _candidates(conn, limits.items, models, jobs), limits)
     async with conn.cursor(row_factory=class_row(ClaimedItem)) as cursor:
         await cursor.execute(
             "SELECT i.id, i.job_id, i.tenant_id, j.collection_id, i.external_id, i.request,"
@@ -167,17 +169,20 @@ async def claim(
         return await cursor.fetchall()
 
 
-async def _candidates(conn: Conn, per_job: int, jobs: list[UUID] | None) -> list[Candidate]:
+async def _candidates(
+    conn: Conn, per_job: int, models: list[str], jobs: list[UUID] | None
+) -> list[Candidate]:
     async with conn.cursor(row_factory=class_row(Candidate)) as cursor:
         await cursor.execute(
             "SELECT c.id, j.tenant_id, j.id AS job_id, j.collection_id, c.external_id, c.bytes"
             " FROM (SELECT id, tenant_id, collection_id, created_at FROM ingest_jobs"
             "  WHERE finished_at IS NULL AND (%s::uuid[] IS NULL OR id = ANY(%s))"
+            "  AND collection_id IN (SELECT id FROM collections WHERE embedding_model = ANY(%s))"
             "  ORDER BY created_at, id LIMIT %s) j,"
             " LATERAL (SELECT i.id, i.external_id, i.bytes FROM ingest_items i"
             "  WHERE i.job_id = j.id AND i.status = 'PENDING' ORDER BY i.id LIMIT %s"
             "  FOR UPDATE SKIP LOCKED) c ORDER BY j.created_at, j.id, c.id",
-            (jobs, jobs, _OPEN_JOBS, per_job),
+            (jobs, jobs, models, _OPEN_JOBS, per_job),
         )
         return await cursor.fetchall()
 

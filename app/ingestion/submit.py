@@ -8,7 +8,7 @@ import time
 from typing import Any
 from uuid import UUID
 
-from app.collections.service import Collections
+from app.collections.service import Collection, Collections
 from app.errors import ErrorCode, TrellisError
 from app.ingestion.access import access_scopes, check_overwrites
 from app.ingestion.worker import IngestWorker
@@ -52,7 +52,7 @@ class Ingestion:
         items = _unique(
             [self._document_item(s, a) for s, a in zip(submissions, scopes, strict=True)]
         )
-        return await self._enqueue(tenant, target.id, items)
+        return await self._enqueue(tenant, target, items)
 
     async def define_record_schema(
         self, tenant: Tenant, collection: str, name: str, fields: list[FieldSpec]
@@ -87,7 +87,7 @@ class Ingestion:
                 for (rid, values, _), a in zip(records, scopes, strict=True)
             ]
         )
-        return await self._enqueue(tenant, target.id, items)
+        return await self._enqueue(tenant, target, items)
 
     async def job(self, tenant: Tenant, job_id: UUID) -> JobSummary:
         async with self._pool.connection() as conn:
@@ -109,10 +109,12 @@ class Ingestion:
                 return summary
             await asyncio.sleep(0.1)
 
-    async def _enqueue(self, tenant: Tenant, collection_id: UUID, items: list[NewItem]) -> UUID:
+    async def _enqueue(self, tenant: Tenant, target: Collection, items: list[NewItem]) -> UUID:
+        if not self._worker.indexes(target.embedding_model):
+            items = [_unembeddable(item, target.embedding_model) for item in items]
         async with self._pool.connection() as conn, conn.transaction():
-            await check_overwrites(conn, tenant, collection_id, [i.external_id for i in items])
-            job_id = await jobs.create(conn, tenant.id, collection_id, items)
+            await check_overwrites(conn, tenant, target.id, [i.external_id for i in items])
+            job_id = await jobs.create(conn, tenant.id, target.id, items)
         self._worker.wake()
         return job_id
 
@@ -150,6 +152,15 @@ def _record_item(schema: RecordSchema, record_id: str, values: Any, scopes: list
         "access_scopes": scopes,
     }
     return NewItem(external_id, request, json.dumps(checked, sort_keys=True).encode())
+
+
+def _unembeddable(item: NewItem, model: str) -> NewItem:
+    """This server offers no embedder for the collection's model: the item fails now,
+    instead of waiting for a worker that may never come."""
+    if item.status == "FAILED":
+        return item
+    message = f"embedding model {model!r} is not available on this server"
+    return _failed_item(item.external_id, IngestFailure("EMBEDDING_PROFILE_MISMATCH", message))
 
 
 def _failed_item(external_id: str, failure: IngestFailure) -> NewItem:

@@ -54,6 +54,10 @@ class IngestWorker:
     def wake(self) -> None:
         self._wake.set()
 
+    def indexes(self, model_id: str) -> bool:
+        """Whether this process can embed for `model_id`."""
+        return model_id in self._embedders.model_ids()
+
     async def drain(self, on_batch: Callable[[BatchResult], None] | None = None) -> int:
         """Process batches until nothing is pending. Returns the items processed."""
         total = 0
@@ -77,7 +81,8 @@ class IngestWorker:
     async def run_batch(self, only_jobs: list[UUID] | None = None) -> BatchResult:
         """Index one fair batch of pending items, of these jobs or of any."""
         async with self._pool.connection() as conn, conn.transaction():
-            items = await jobs.claim(conn, self._limits, only_jobs)
+            models = self._embedders.model_ids()
+            items = await jobs.claim(conn, self._limits, models, only_jobs)
             if not items:
                 return BatchResult(0, 0, 0)
             tasks = await self._plan(conn, items)
