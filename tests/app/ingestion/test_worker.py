@@ -71,8 +71,13 @@ def test_a_worker_leaves_items_of_a_model_it_lacks(stack: Stack, base_url: str) 
                     "UPDATE collections SET embedding_model = 'another-model' WHERE id = %s",
                     (target.id,),
                 )
-                request: dict[str, Any] = {"kind": "document", "title": None, "content_type": "text/plain",
-                           "metadata": {}, "path": None}  # fmt: skip
+                request: dict[str, Any] = {
+                    "kind": "document",
+                    "title": None,
+                    "content_type": "text/plain",
+                    "metadata": {},
+                    "path": None,
+                }
                 item = NewItem("d", request, b"Far away.")
                 job_id = await jobs.create(conn, tenant.id, target.id, [item])
             processed = await IngestWorker(pool, services.embedders).drain()
