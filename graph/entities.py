@@ -6,12 +6,13 @@ import re
 from typing import Any
 
 from graph.driver import GraphStore
+from graph.temporal import carries_scope
 
 # An entity is seen by a key narrowed to content scopes only when one of its mentions is in
 # content carrying one of them.
 _SEEN = (
     " AND (size($content_scopes) = 0 OR EXISTS { MATCH (e)-[m:MENTIONED_IN]->()"
-    " WHERE any(s IN coalesce(m.access_scopes, []) WHERE s IN $content_scopes) })"
+    f" WHERE {carries_scope('m')} }})"
 )
 
 _TERM = re.compile(r"\w+")

@@ -24,8 +24,20 @@ _KNOWN = (
 )
 _FACT_IN_TIME: LiteralString = f"({_VALID} AND {_KNOWN})"
 _PREDICATES = "(size($predicates) = 0 OR r.predicate IN $predicates)"
-# Every edge carries its document's access scopes (graph/knowledge.py).
-SEEN_EDGE: LiteralString = "any(s IN coalesce(r.access_scopes, []) WHERE s IN $content_scopes)"
+
+
+def carries_scope(edge: LiteralString) -> LiteralString:
+    """A Cypher condition: `edge`'s document carries one of `$content_scopes`. Every edge
+    carries its document's access scopes (graph/knowledge.py)."""
+    return f"any(s IN coalesce({edge}.access_scopes, []) WHERE s IN $content_scopes)"
+
+
+def seen_by_key(edge: LiteralString) -> LiteralString:
+    """The same, or true when the key has no content scopes."""
+    return f"(size($content_scopes) = 0 OR {carries_scope(edge)})"
+
+
+SEEN_EDGE = carries_scope("r")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any
 from graph.driver import GraphStore
 from graph.edges import Edge
 from graph.relationships import fact_edge
+from graph.temporal import seen_by_key
 
 _TIMELINE = (
     "MATCH (e:Entity {id: $id, tenant_id: $tenant})-[r:RELATED]-(:Entity)"
@@ -19,8 +20,7 @@ _TIMELINE = (
     " AND ($from IS NULL OR (r.valid_from IS NOT NULL"
     " AND r.valid_from >= left($from, size(r.valid_from))))"
     " AND ($to IS NULL OR (r.valid_from IS NOT NULL AND r.valid_from < $to))"
-    " AND (size($content_scopes) = 0"
-    " OR any(s IN coalesce(r.access_scopes, []) WHERE s IN $content_scopes))"
+    f" AND {seen_by_key('r')}"
     " RETURN startNode(r).id AS source, endNode(r).id AS target, properties(r) AS props"
     " ORDER BY r.valid_from IS NULL, r.valid_from, r.recorded_at, r.fact_id LIMIT $limit"
 )

@@ -86,12 +86,4 @@ class UsageTotal:
 
     @classmethod
     def of(cls, row: UsageRow) -> UsageTotal:
-        return cls(
-            group=row.group,
-            requests=row.requests,
-            prompt_tokens=row.prompt_tokens,
-            completion_tokens=row.completion_tokens,
-            passages_read=row.passages_read,
-            credits=float(row.credits),
-            incomplete=row.incomplete,
-        )
+        return cls(**{**vars(row), "credits": float(row.credits)})

@@ -53,7 +53,7 @@ class Context:
         return isinstance(self.request, WebSocket)
 
     def api_key(self) -> str | None:
-        if isinstance(self.request, WebSocket):
+        if self.is_socket:
             return key_from_connection_params(self.connection_params)
         return self.request.headers.get(API_KEY_HEADER)
 

@@ -11,6 +11,7 @@ from uuid import UUID
 
 from psycopg.rows import class_row
 
+from store import rate
 from store.pool import Conn
 
 _SECRET_PREFIX = "trk_"
@@ -97,18 +98,13 @@ _ACTIVE = (
     " AND (k.expires_at IS NULL OR k.expires_at > now())"
 )
 # The lookup and the rate count in one round trip: the request is counted only when the key
-# holds `scope` and its window has room (the same rule as store/rate.py).
+# holds `scope` and its window has room.
 _ADMITTED = (
     f"WITH k AS ({_ACTIVE}), w AS ("
-    "INSERT INTO rate_windows AS w (key_id, window_start, requests)"
-    " SELECT k.id, date_trunc('minute', now()), 1 FROM k WHERE %(scope)s = ANY(k.scopes)"
-    " ON CONFLICT (key_id) DO UPDATE SET"
-    " requests = CASE WHEN w.window_start = EXCLUDED.window_start THEN w.requests + 1 ELSE 1 END,"
-    " window_start = EXCLUDED.window_start"
-    " WHERE w.window_start <> EXCLUDED.window_start"
-    " OR w.requests < (SELECT requests_per_minute FROM k)"
-    " RETURNING requests)"
-    " SELECT k.*, EXISTS (SELECT 1 FROM w) AS counted FROM k"
+    + rate.count_one(
+        "SELECT k.id FROM k WHERE %(scope)s = ANY(k.scopes)", "SELECT requests_per_minute FROM k"
+    )
+    + ") SELECT k.*, EXISTS (SELECT 1 FROM w) AS counted FROM k"
 )
 
 

@@ -7,16 +7,25 @@ from uuid import UUID
 
 from store.pool import Conn
 
-# The count only grows while it is below the ceiling, so a refused request costs nothing.
-_TAKE = (
-    "INSERT INTO rate_windows AS w (key_id, window_start, requests)"
-    " VALUES (%(key)s, date_trunc('minute', now()), 1)"
-    " ON CONFLICT (key_id) DO UPDATE SET"
-    " requests = CASE WHEN w.window_start = EXCLUDED.window_start THEN w.requests + 1 ELSE 1 END,"
-    " window_start = EXCLUDED.window_start"
-    " WHERE w.window_start <> EXCLUDED.window_start OR w.requests < %(ceiling)s"
-    " RETURNING requests"
-)
+
+def count_one(key: str, ceiling: str) -> str:
+    """The statement that counts one request of the key the query `key` selects (none when
+    it selects no row), returning a row only when the request was counted. The count only
+    grows while it is below `ceiling`, so a refused request costs nothing; a new minute
+    starts the count again."""
+    return (
+        "INSERT INTO rate_windows AS w (key_id, window_start, requests)"
+        f" SELECT key.id, date_trunc('minute', now()), 1 FROM ({key}) AS key(id)"
+        " ON CONFLICT (key_id) DO UPDATE SET"
+        " requests = CASE WHEN w.window_start = EXCLUDED.window_start"
+        " THEN w.requests + 1 ELSE 1 END,"
+        " window_start = EXCLUDED.window_start"
+        f" WHERE w.window_start <> EXCLUDED.window_start OR w.requests < ({ceiling})"
+        " RETURNING requests"
+    )
+
+
+_TAKE = count_one("SELECT %(key)s::uuid", "%(ceiling)s")
 _RETRY_AFTER = (
     "SELECT ceil(extract(epoch FROM date_trunc('minute', now()) + interval '1 minute' - now()))"
 )
@@ -36,14 +45,3 @@ async def retry_after(conn: Conn) -> int:
     row = await cursor.fetchone()
     assert row is not None
     return max(1, int(row[0]))
-
-
-async def used(conn: Conn, key_id: UUID) -> int:
-    """Requests counted in the key's current window."""
-    cursor = await conn.execute(
-        "SELECT requests FROM rate_windows"
-        " WHERE key_id = %s AND window_start = date_trunc('minute', now())",
-        (key_id,),
-    )
-    row = await cursor.fetchone()
-    return 0 if row is None else int(row[0])

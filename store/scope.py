@@ -1,8 +1,8 @@
 """The documents one search may read: one tenant's collection, as the calling key's content
 scopes let it see, narrowed by filters.
 
-The tenant, the collection and the content scopes come first in every clause; a filter can
-only narrow them.
+The tenant, the collection and the content scopes are in every clause; a filter, ANDed
+with them, can only narrow them.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
+
+from store.tenants import carrying
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,6 @@ class Scope:
         """SQL conditions on a documents row `alias`, and their parameters."""
         sql = [f"{alias}.tenant_id = %s", f"{alias}.collection_id = %s"]
         params: list[Any] = [self.tenant_id, self.collection_id]
-        if self.content_scopes:
-            sql.append(f"{alias}.access_scopes && %s::text[]")
-            params.append(list(self.content_scopes))
         if self.equals:
             sql.append(f"{alias}.metadata @> %s")
             params.append(Jsonb(self.equals))
@@ -74,7 +73,8 @@ class Scope:
         if self.created_to is not None:
             sql.append(f"{alias}.created_at < %s")
             params.append(self.created_to)
-        return " AND ".join(sql), params
+        seen, seen_params = carrying(self.content_scopes, alias)
+        return " AND ".join(sql) + seen, params + seen_params
 
 
 def _range(alias: str, r: RangeFilter) -> tuple[str, list[Any]]:

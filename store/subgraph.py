@@ -23,7 +23,7 @@ from retrieval.bounds import scan_per_node
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank
 from store.knowledge import mention_weight
 from store.pool import Conn
-from store.tenants import Tenant
+from store.tenants import Tenant, visible
 
 _ENTITY_TO_CHUNKS = (
     "SELECT s.id::text, m.chunk_id::text, m.spans FROM unnest(%s::uuid[]) AS s(id)"
@@ -36,10 +36,7 @@ _CHUNK_TO_ENTITIES = (
     " WHERE chunk_id = s.id AND tenant_id = %s{visible} LIMIT %s) m"
 )
 # A scoped key's walk reads only mentions in documents it may see.
-_VISIBLE = (
-    " AND EXISTS (SELECT 1 FROM documents d WHERE d.id = mentions.document_id"
-    " AND d.access_scopes && %s::text[])"
-)
+_VISIBLE = " AND EXISTS (SELECT 1 FROM documents d WHERE d.id = mentions.document_id{seen})"
 
 
 @dataclass(frozen=True)
@@ -110,9 +107,8 @@ async def _expand(
     """One step from `ids`: each source's `fanout` strongest mentions join the subgraph;
     the targets reached for the first time are returned."""
     scan = scan_per_node(len(ids))
-    scoped = bool(tenant.content_scopes)
-    sql = query.format(visible=_VISIBLE if scoped else "")
-    scopes = [list(tenant.content_scopes)] if scoped else []
+    seen, scopes = visible(tenant, "d")
+    sql = query.format(visible=_VISIBLE.format(seen=seen) if seen else "")
     cursor = await conn.execute(sql, (ids, tenant.id, *scopes, scan))
     by_source: dict[str, list[tuple[str, int]]] = {}
     for source, target, spans in await cursor.fetchall():

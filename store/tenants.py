@@ -26,9 +26,15 @@ class Tenant:
 def visible(tenant: Tenant, alias: str) -> tuple[str, list[Any]]:
     """The SQL condition (with a leading AND) that keeps rows of documents `alias` the
     tenant's key may see, and its parameters."""
-    if not tenant.content_scopes:
+    return carrying(tenant.content_scopes, alias)
+
+
+def carrying(content_scopes: tuple[str, ...], alias: str) -> tuple[str, list[Any]]:
+    """The SQL condition (with a leading AND) on documents `alias` carrying one of
+    `content_scopes`, and its parameters; none when there are no scopes."""
+    if not content_scopes:
         return "", []
-    return f" AND {alias}.access_scopes && %s::text[]", [list(tenant.content_scopes)]
+    return f" AND {alias}.access_scopes && %s::text[]", [list(content_scopes)]
 
 
 async def ensure_tenant(conn: Conn, name: str) -> Tenant:

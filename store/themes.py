@@ -11,6 +11,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from store.pool import Conn
+from store.tenants import carrying
 
 SETTLE_SECONDS = 2  # let a job's last batches land before recomputing
 MAX_WAIT_SECONDS = 60  # then recompute even while documents still wait for the graph
@@ -18,11 +19,6 @@ MAX_WAIT_SECONDS = 60  # then recompute even while documents still wait for the 
 
 # The content scopes a theme reads through; empty: every document of the collection.
 Seen = tuple[str, ...]
-
-
-def _seen(seen: Seen) -> tuple[str, list[Any]]:
-    """A condition on the documents row `d`, with a leading AND, and its parameters."""
-    return (" AND d.access_scopes && %s::text[]", [list(seen)]) if seen else ("", [])
 
 
 @dataclass(frozen=True)
@@ -61,7 +57,7 @@ async def entity_graph(
 ) -> dict[tuple[str, str], float]:
     """Entity pairs weighted by co-occurrences plus current facts, strongest `limit` pairs,
     from the documents `seen` lets through."""
-    scoped, scopes = _seen(seen)
+    scoped, scopes = carrying(seen, "d")
     cursor = await conn.execute(
         "SELECT least(a, b)::text, greatest(a, b)::text, sum(w)::float8 AS weight FROM ("
         " SELECT c.entity_a AS a, c.entity_b AS b, c.weight AS w FROM cooccurrences c"
@@ -81,7 +77,7 @@ async def supported_facts(
     conn: Conn, tenant_id: UUID, collection_id: UUID, seen: Seen
 ) -> list[tuple[str, str, str, int]]:
     """(subject, predicate, object, how many sentences state it) for current facts."""
-    scoped, scopes = _seen(seen)
+    scoped, scopes = carrying(seen, "d")
     cursor = await conn.execute(
         "SELECT f.subject_id::text, f.predicate, f.object_id::text, count(*)::int FROM facts f"
         " JOIN documents d ON d.id = f.document_id"
@@ -96,7 +92,7 @@ async def representative_chunks(
     conn: Conn, entity_ids: list[str], seen: Seen, limit: int
 ) -> list[dict[str, Any]]:
     """Main chunks mentioning the most of these entities, then mentioning them most."""
-    scoped, scopes = _seen(seen)
+    scoped, scopes = carrying(seen, "d")
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(
             "SELECT m.chunk_id::text AS chunk_id, m.document_id::text AS document_id,"

@@ -145,3 +145,7 @@ class Draft:
     abstain_reason: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+
+    @property
+    def tokens(self) -> tuple[int, int]:
+        return self.prompt_tokens, self.completion_tokens

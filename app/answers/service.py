@@ -31,7 +31,6 @@ from app.answers.results import (
     ClaimStatus,
     Draft,
     Source,
-    Usage,
 )
 from app.answers.verification import apply_policy, check_claim
 from app.collections.service import Collection, Collections
@@ -44,7 +43,7 @@ from app.settings import AnswerSettings
 from app.tenancy.auth import Tenant
 from app.tenancy.preflight import ModelRun, Preflight
 from app.tenancy.principal import Principal, Scope
-from app.tenancy.usage import Consumed, Metering
+from app.tenancy.usage import Charge, Consumed, Metering
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
 
@@ -146,13 +145,12 @@ class Answers:
             async for event in self._run(principal, run, composer, targets):
                 yield event
         except TrellisError as error:
-            if run.composing and not run.metered:
-                charged = await self._meter(principal, run, None)
+            charged = await self._charge_broken_off(principal, run)
+            if charged is not None:
                 error.details["creditsCharged"] = float(charged.credits)
             raise
         finally:
-            if run.composing and not run.metered:
-                await self._meter(principal, run, None)
+            await self._charge_broken_off(principal, run)
 
     async def _run(
         self, principal: Principal, run: _Run, composer: Composer, targets: list[Collection]
@@ -170,26 +168,22 @@ class Answers:
         for event in await self._finish(principal, run, draft):
             yield event
 
-    async def _meter(self, principal: Principal, run: _Run, draft: Draft | None) -> Usage:
-        """Record the run's usage once. Without a draft the stream broke off: it is charged
-        for the passages it read and an estimate of the tokens it used so far."""
+    async def _charge_broken_off(self, principal: Principal, run: _Run) -> Charge | None:
+        """A run that started a model and ended without its answer (an error, the budget,
+        the client gone) is charged for what it used; once."""
+        if not run.composing or run.metered:
+            return None
+        return await self._meter(principal, run, None)
+
+    async def _meter(self, principal: Principal, run: _Run, draft: Draft | None) -> Charge:
+        """Record the run's usage. Without a draft the stream broke off: it is charged for
+        the passages it read and an estimate of the tokens it used so far."""
         run.metered = True
         model = run.request.model or EXTRACTIVE
-        tokens = (
-            _estimated_tokens(run, model)
-            if draft is None
-            else (
-                draft.prompt_tokens,
-                draft.completion_tokens,
-            )
-        )
-        consumed = Consumed(
-            "answer", model, *tokens, len(run.sources), draft is not None, model != EXTRACTIVE
-        )
-        charge = await self._access.metering.record(principal, consumed)
-        return Usage(
-            model, *tokens, len(run.sources), None, 0.0, charge.credits, charge.recorded_at
-        )
+        done = draft is not None
+        tokens = _estimated(run, model) if draft is None else draft.tokens
+        consumed = Consumed("answer", model, *tokens, len(run.sources), done, model != EXTRACTIVE)
+        return await self._access.metering.record(principal, consumed)
 
     def _composer(self, model: str | None) -> Composer:
         name = model or EXTRACTIVE
@@ -275,7 +269,7 @@ class Answers:
         return events
 
 
-def _estimated_tokens(run: _Run, model: str) -> tuple[int, int]:
+def _estimated(run: _Run, model: str) -> tuple[int, int]:
     if model == EXTRACTIVE:
         return 0, 0
     prompt = sum(len(text) // CHARS_PER_TOKEN + 1 for text in run.passages.values())

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from uuid import UUID
 
 from app.errors import ErrorCode, TrellisError
+from app.tenancy._tenants import tenant_named
 from app.tenancy.principal import ALL_SCOPES, Principal, Scope
 from app.tenancy.visibility import whole_tenant_only
 from store import keys, tenants
@@ -77,11 +78,7 @@ class ApiKeys:
             return await keys.for_tenant(conn, tenant.id)
 
     async def of_tenant_named(self, tenant_name: str) -> list[KeyRow]:
-        async with self._pool.connection() as conn:
-            tenant = await tenants.by_name(conn, tenant_name)
-        if tenant is None:
-            raise TrellisError(ErrorCode.NOT_FOUND, f"no tenant {tenant_name!r}")
-        return await self.of_tenant(tenant)
+        return await self.of_tenant(await tenant_named(self._pool, tenant_name))
 
     async def revoke(self, key_id: UUID, tenant: Tenant | None = None) -> KeyRow:
         """Revoke a key; within `tenant` when given (the API), any tenant's (the CLI)."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from app.errors import ErrorCode, TrellisError
+from app.tenancy._tenants import tenant_named
 from store import plans, tenants
 from store.plans import PlanRow
 from store.pool import Pool
-from store.tenants import Tenant
 
 MAX_CREDITS = Decimal("1e9")
 
@@ -30,23 +30,16 @@ class Plans:
                 f"no plan {plan!r}; plans are {', '.join(known)}",
                 field="plan",
             )
-        tenant = await self._tenant(tenant_name)
+        tenant = await tenant_named(self._pool, tenant_name)
         async with self._pool.connection() as conn:
             await tenants.set_plan(conn, tenant.id, plan)
 
     async def add_credits(self, tenant_name: str, amount: str) -> Decimal:
         """The new balance. `amount` may be negative, to correct a grant."""
         credits = parse_credits(amount)
-        tenant = await self._tenant(tenant_name)
+        tenant = await tenant_named(self._pool, tenant_name)
         async with self._pool.connection() as conn:
             return await tenants.add_credits(conn, tenant.id, credits)
-
-    async def _tenant(self, name: str) -> Tenant:
-        async with self._pool.connection() as conn:
-            tenant = await tenants.by_name(conn, name)
-        if tenant is None:
-            raise TrellisError(ErrorCode.NOT_FOUND, f"no tenant {name!r}")
-        return tenant
 
 
 def parse_credits(amount: str) -> Decimal:

@@ -40,17 +40,13 @@ class Preflight:
     async def admit(self, principal: Principal) -> None:
         """The rate ceiling alone, for requests that run no model."""
         async with self._pool.connection() as conn:
-            wait = await rate.take(conn, principal.key_id, principal.plan.requests_per_minute)
-        if wait is not None:
-            raise rate_limited(principal, wait)
+            await _check_rate(conn, principal)
 
     async def before_model(self, principal: Principal, run: ModelRun) -> None:
         check_permission(principal, run)
         async with self._pool.connection() as conn:
             await _check_allowance(conn, principal)
-            wait = await rate.take(conn, principal.key_id, principal.plan.requests_per_minute)
-            if wait is not None:
-                raise rate_limited(principal, wait)
+            await _check_rate(conn, principal)
             await _check_balance(conn, principal, run)
 
 
@@ -94,6 +90,12 @@ async def _check_allowance(conn: Conn, principal: Principal) -> None:
             allowance=cap,
             used=used,
         )
+
+
+async def _check_rate(conn: Conn, principal: Principal) -> None:
+    wait = await rate.take(conn, principal.key_id, principal.plan.requests_per_minute)
+    if wait is not None:
+        raise rate_limited(principal, wait)
 
 
 async def _check_balance(conn: Conn, principal: Principal, run: ModelRun) -> None:

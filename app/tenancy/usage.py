@@ -38,7 +38,6 @@ class Charge:
 
     credits: Decimal
     recorded_at: datetime
-    complete: bool
 
 
 def credits_for(plan: Plan, consumed: Consumed) -> Decimal:
@@ -66,7 +65,7 @@ class Metering:
         )
         async with self._pool.connection() as conn, conn.transaction():
             at = await usage.record(conn, event)
-        return Charge(credits, at, consumed.complete)
+        return Charge(credits, at)
 
     async def totals(
         self, tenant: Tenant, span: tuple[datetime, datetime], group_by: str
