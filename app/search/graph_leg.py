@@ -12,6 +12,7 @@ recall on both shared sets, bench/RESULTS.md.)
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from graph import entities as lookups
@@ -82,12 +83,15 @@ class GraphDiscovery:
         tenant_id = str(tenant.id)
         entity_paths = {chunk: trail[0:-1:2] for chunk, trail in trails.items() if trail}
         via = {pair: c for trail in trails.values() for pair, c in _links(trail).items()}
-        documents = await _chunk_documents(self._graph, tenant_id, list(set(via.values())))
         # The walk read only what the key may see; so may the evidence of its paths.
         seen = time.seen_by(tenant.content_scopes)
-        edges = await edges_between(self._graph, tenant_id, list(via), seen)
         ids = list({e for path in entity_paths.values() for e in path})
-        rows = await lookups.entities_by_id(self._graph, tenant_id, ids, tenant.content_scopes)
+        # Three independent reads: concurrent, they cost one round trip of the slowest.
+        documents, edges, rows = await asyncio.gather(
+            _chunk_documents(self._graph, tenant_id, list(set(via.values()))),
+            edges_between(self._graph, tenant_id, list(via), seen),
+            lookups.entities_by_id(self._graph, tenant_id, ids, tenant.content_scopes),
+        )
 
         def same_chunk(a: str, b: str) -> Edge:
             """Two entities of one chunk, not of one sentence: the chunk is the evidence."""

@@ -1,9 +1,13 @@
 """From the legs' rankings to the final order of one collection's candidates.
 
 1. Reciprocal Rank Fusion on positions. When the query names entities the collection knows,
-   the graph leg leads (weight GRAPH_LEAD, so the text legs only reorder near-ties):
-   multi-hop answers live in passages that never repeat the query's words, and equal-weight
-   fusion drowns them (on 2Wiki, weight 16 gave R@5 87.4, 100 gave 89.2).
+   the graph leg weighs by its own evidence for this query: how peaked its walk is, the top
+   chunk's PageRank over the PEAK_RANK-th's, to the power PEAK_POWER, between 1 and
+   GRAPH_LEAD. A walk that piles its mass on a few passages found something the text legs
+   cannot: multi-hop answers live in passages that never repeat the query's words, and
+   equal-weight fusion drowns them. A flat walk (generic names, many seeds) found little,
+   and the text legs then decide. Chosen on both shared sets together, against the fixed
+   lead of 100 (bench/RESULTS.md).
 2. The head of the fused list (twice the hits asked for, at least 10) is re-scored: by the
    reranker when one is configured; else, when the graph did not lead, by the blend 60%
    vector similarity, 25% fused relevance, 15% importance (1.0 until engagement feedback
@@ -28,7 +32,9 @@ from retrieval.request import Leg
 from store.search import ChunkVector
 
 CANDIDATES = 50
-GRAPH_LEAD = 100.0  # RRF weight of the graph leg when the query links to known entities
+GRAPH_LEAD = 100.0  # the most the graph leg weighs in RRF
+PEAK_RANK = 5
+PEAK_POWER = 1.5
 BLEND = (0.6, 0.25, 0.15)  # vector similarity, fused relevance, importance
 IMPORTANCE = 1.0
 SECTION_BOOST = 10.0
@@ -92,8 +98,19 @@ def graph_led(results: dict[Leg, LegResult]) -> bool:
     return graph is not None and graph.seeds > 0 and bool(graph.ranked)
 
 
+def graph_weight(result: LegResult) -> float:
+    """The graph leg's RRF weight: 1 for a walk from no named entity or a flat one, up to
+    GRAPH_LEAD for one whose mass is on a few passages."""
+    scores = [result.scores[c] for c in result.ranked[:PEAK_RANK]]
+    if not result.seeds or not scores:
+        return 1.0
+    if scores[-1] <= 0:
+        return GRAPH_LEAD
+    return float(min(GRAPH_LEAD, max(1.0, (scores[0] / scores[-1]) ** PEAK_POWER)))
+
+
 def _weight(leg: Leg, result: LegResult) -> float:
-    return GRAPH_LEAD if leg is Leg.GRAPH and result.seeds else 1.0
+    return graph_weight(result) if leg is Leg.GRAPH else 1.0
 
 
 def _candidate(chunk: UUID, score: float, results: dict[Leg, LegResult]) -> Candidate:

@@ -20,12 +20,32 @@ def leg(*chunks: uuid.UUID, seeds: int = 0) -> LegResult:
     return result
 
 
-def test_the_graph_leads_when_the_query_names_known_entities() -> None:
-    results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: leg(C, seeds=1)}
+def walk(scores: list[float], seeds: int = 1) -> LegResult:
+    """A graph leg ranking C first, then four filler chunks, with these PageRank scores."""
+    chunks = [C, *(uuid.UUID(int=100 + i) for i in range(len(scores) - 1))]
+    result = LegResult.of(list(zip(chunks, scores, strict=True)))
+    result.seeds = seeds
+    return result
+
+
+def test_a_peaked_walk_from_named_entities_leads() -> None:
+    results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: walk([0.5, *[0.01] * 4])}
+    assert ranking.graph_weight(results[Leg.GRAPH]) == ranking.GRAPH_LEAD
     assert next(c.chunk_id for c in ranking.fuse(results)) == C
     assert ranking.graph_led(results)
-    results[Leg.GRAPH] = leg(C, seeds=0)
+
+
+def test_a_flat_walk_or_one_from_no_name_weighs_like_a_text_leg() -> None:
+    flat = walk([0.2, 0.19, 0.18, 0.18, 0.17])
+    assert 1.0 <= ranking.graph_weight(flat) < 1.5
+    results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: flat}
     assert next(c.chunk_id for c in ranking.fuse(results)) == A
+    assert ranking.graph_weight(walk([0.5, *[0.01] * 4], seeds=0)) == 1.0
+
+
+def test_the_weight_grows_with_the_peak() -> None:
+    weights = [ranking.graph_weight(walk([top, *[0.1] * 4])) for top in (0.2, 0.4, 0.8)]
+    assert weights == sorted(weights) and weights[0] < weights[-1] < ranking.GRAPH_LEAD
 
 
 def test_methods_and_section_boost() -> None:
