@@ -10,7 +10,9 @@ stem begins the other ("direct" and "director"), without any list of relations.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from functools import lru_cache
 
 from ingest.analyzer import analyze
 
@@ -27,40 +29,73 @@ def cue_terms(query: str, names: Iterable[str]) -> frozenset[str]:
     return frozenset(t for t in analyze(query) if t not in named)
 
 
+class CuedPassage:
+    """A passage read once for one query's cues: its words, which of them are cues, and
+    where its sentences end. A walk scores every mention of a passage, so each mention then
+    costs a few steps instead of a pass over its sentence (that pass, repeated per mention,
+    was most of the graph leg's time on long passages)."""
+
+    def __init__(self, text: str, cues: frozenset[str]) -> None:
+        words = list(_WORD.finditer(text))
+        self._starts = [m.start() for m in words]
+        self._ends = [m.end() for m in words]
+        self._cued = [bool(cues) and _matches(m.group(), cues) for m in words]
+        breaks = list(_SENTENCE_END.finditer(text))
+        self._break_starts = [m.start() for m in breaks]
+        self._break_ends = [m.end() for m in breaks]
+        self._length = len(text)
+
+    def strength(self, spans: list[tuple[int, int]]) -> float:
+        """The strongest cue signal around any of a mention's spans (0 when none is near)."""
+        return max((self._around(s, e) for s, e in spans if e > s), default=0.0)
+
+    def _around(self, start: int, end: int) -> float:
+        before, after = self._sentence(start, end)
+        first = bisect_left(self._starts, before)
+        last = bisect_right(self._ends, start)
+        left = range(last - 1, max(first, last - WINDOW) - 1, -1)
+        right_from = bisect_left(self._starts, end)
+        right = range(right_from, min(right_from + WINDOW, bisect_right(self._ends, after)))
+        return sum(
+            1.0 / (1 + distance)
+            for indices in (left, right)
+            for distance, i in enumerate(indices)
+            if self._cued[i]
+        )
+
+    def _sentence(self, start: int, end: int) -> tuple[int, int]:
+        ended = bisect_right(self._break_ends, start)
+        before = self._break_ends[ended - 1] if ended else 0
+        following = bisect_left(self._break_starts, end)
+        has_after = following < len(self._break_starts)
+        return before, (self._break_starts[following] if has_after else self._length)
+
+
 def cue_strength(text: str, spans: list[tuple[int, int]], cues: frozenset[str]) -> float:
-    """The strongest cue signal around any of a mention's spans (0 when none is near)."""
-    if not cues:
-        return 0.0
-    return max(
-        (_around(text, start, end, cues) for start, end in spans if end > start), default=0.0
-    )
-
-
-def _around(text: str, start: int, end: int, cues: frozenset[str]) -> float:
-    before, after = _sentence_bounds(text, start, end)
-    left = [m.group() for m in _WORD.finditer(text, before, start)][::-1][:WINDOW]
-    right = [m.group() for m in _WORD.finditer(text, end, after)][:WINDOW]
-    return sum(
-        1.0 / (1 + distance)
-        for words in (left, right)
-        for distance, word in enumerate(words)
-        if _matches(word, cues)
-    )
-
-
-def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-    after = _SENTENCE_END.search(text, end)
-    return (ends[-1] if ends else 0), (after.start() if after else len(text))
+    """One mention's cue signal in a passage read for it alone."""
+    return CuedPassage(text, cues).strength(spans)
 
 
 def _matches(word: str, cues: frozenset[str]) -> bool:
-    terms = analyze(word)
-    return bool(terms) and any(_related(terms[0], cue) for cue in cues)
-
-
-def _related(a: str, b: str) -> bool:
-    if a == b:
+    """Stems equal, or one of at least MIN_PREFIX letters begins the other."""
+    stem = _stem(word)
+    if stem is None:
+        return False
+    begun, beginning = _prefixes(cues)
+    if stem in cues or (len(stem) >= MIN_PREFIX and stem in begun):
         return True
-    short, long = sorted((a, b), key=len)
-    return len(short) >= MIN_PREFIX and long.startswith(short)
+    return any(stem[:i] in beginning for i in range(MIN_PREFIX, len(stem)))
+
+
+@lru_cache(maxsize=131_072)
+def _stem(word: str) -> str | None:
+    """A word's first term; cached, since passages share their vocabulary."""
+    terms = analyze(word)
+    return terms[0] if terms else None
+
+
+@lru_cache(maxsize=256)
+def _prefixes(cues: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The cues' prefixes a stem may equal, and the cues long enough to begin a stem."""
+    begun = frozenset(c[:i] for c in cues for i in range(MIN_PREFIX, len(c) + 1))
+    return begun, frozenset(c for c in cues if len(c) >= MIN_PREFIX)

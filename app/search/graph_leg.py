@@ -21,7 +21,7 @@ from graph.edges import Edge, Evidence, RelationshipPath, path_of
 from graph.relationships import edges_between
 from graph.temporal import TimeFilter
 from retrieval.ppr import Restart, Subgraph, rank_chunks
-from retrieval.relation_cues import cue_strength
+from retrieval.relation_cues import CuedPassage
 from store import mentions
 from store.pool import Pool
 from store.subgraph import Bounds, entity_chunk_subgraph
@@ -112,11 +112,11 @@ class GraphDiscovery:
         first_hop += [c for c in start.start_chunks if c in sub.chunks]
         async with self._pool.connection() as conn:
             contexts = await mentions.in_chunks(conn, tenant.id, first_hop)
+        passages = {chunk: CuedPassage(c.text, cues) for chunk, c in contexts.items()}
         for (entity, chunk), weight in list(sub.edges.items()):
-            context = contexts.get(chunk)
-            if context is None or entity in seeds:
+            if chunk not in passages or entity in seeds:
                 continue
-            strength = cue_strength(context.text, context.spans.get(entity, []), cues)
+            strength = passages[chunk].strength(contexts[chunk].spans.get(entity, []))
             sub.edges[(entity, chunk)] = weight * (1 + CUE_GAIN * strength)
 
 
