@@ -32,12 +32,13 @@ from store.tenants import Tenant, ensure_tenant
 
 DATASETS = ("2wiki", "hotpotqa")
 COLLECTION = "2wiki"
-RUNS: dict[str, tuple[Mode, tuple[Leg, ...]]] = {
-    "KEYWORD": (Mode.KEYWORD, tuple(Leg)),
-    "SEMANTIC": (Mode.SEMANTIC, tuple(Leg)),
-    "HYBRID without graph": (Mode.HYBRID, (Leg.SEMANTIC, Leg.KEYWORD, Leg.SECTION)),
-    "HYBRID": (Mode.HYBRID, tuple(Leg)),
-    "GRAPH": (Mode.GRAPH, tuple(Leg)),
+RUNS: dict[str, tuple[Mode, tuple[Leg, ...], bool]] = {  # mode, legs, second round
+    "KEYWORD": (Mode.KEYWORD, tuple(Leg), False),
+    "SEMANTIC": (Mode.SEMANTIC, tuple(Leg), False),
+    "HYBRID without graph": (Mode.HYBRID, (Leg.SEMANTIC, Leg.KEYWORD, Leg.SECTION), False),
+    "HYBRID": (Mode.HYBRID, tuple(Leg), False),
+    "HYBRID, second round": (Mode.HYBRID, tuple(Leg), True),
+    "GRAPH": (Mode.GRAPH, tuple(Leg), False),
 }
 
 
@@ -71,10 +72,11 @@ class Recall:
 async def recall(
     services: Services, tenant: Tenant, dataset: str, items: list[dict[str, Any]], run: str
 ) -> Recall:
-    mode, legs = RUNS[run]
+    mode, legs, second_round = RUNS[run]
     found = Recall()
     for item in items:
-        request = SearchRequest((dataset,), item["question"], mode, 5, legs=legs)
+        question = item["question"]
+        request = SearchRequest((dataset,), question, mode, 5, legs=legs, second_round=second_round)
         started = time.perf_counter()
         outcome = await services.search.search(tenant, request)
         ms = (time.perf_counter() - started) * 1000

@@ -60,6 +60,7 @@ class SearchRequest:
     fail_closed: bool = False
     hops: int = 2
     as_of: datetime | None = None
+    second_round: bool = False  # keyword searches for the bridge entities of the first round
     legs: tuple[Leg, ...] = tuple(Leg)
 
     def active_legs(self) -> tuple[Leg, ...]:

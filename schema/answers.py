@@ -71,6 +71,7 @@ class AnswerInput:
             fail_closed=self.fail_closed,
             hops=graph.hops,
             as_of=graph.as_of,
+            second_round=graph.second_round,
             legs=tuple(Leg),
         )
         history = tuple(Message(Role(m.role), m.content) for m in self.history or [])

@@ -69,6 +69,12 @@ class SearchFiltersInput:
 class GraphSearchInput:
     hops: int = 2
     as_of: datetime | None = None
+    second_round: bool = strawberry.field(
+        default=False,
+        description="HYBRID only: a second round searches again for the entities the first"
+        " round's top passages name near the query's relation words (bridges), and fuses"
+        " what it finds. Off by default: it costs about 30 ms (bench/RESULTS.md).",
+    )
 
 
 @strawberry.input
@@ -99,6 +105,7 @@ class SearchInput:
             fail_closed=self.fail_closed,
             hops=graph.hops,
             as_of=graph.as_of,
+            second_round=graph.second_round,
             legs=tuple(Leg(leg) for leg in self.legs) if self.legs is not None else tuple(Leg),
         )
 

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
-from retrieval.request import Filters, MetadataFilter, SearchRequest
+from retrieval.request import Filters, MetadataFilter, Mode, SearchRequest
 from store.collections import Collection
 from store.scope import RangeFilter, Scope
 from store.tenants import Tenant
@@ -28,6 +28,8 @@ def check_request(request: SearchRequest) -> None:
     check_range("collections", len(request.collections), 1, MAX_COLLECTIONS)
     if not request.legs:
         raise _bad("legs", "name at least one leg")
+    if request.second_round and request.mode is not Mode.HYBRID:
+        raise _bad("graph.secondRound", "a second round runs in HYBRID mode only")
     if request.min_score is not None and request.min_score < 0:
         raise _bad("minScore", "minScore must be 0 or more")
     _check_filters(request.filters)

@@ -140,7 +140,7 @@ class SearchLegs:
         ranked = chunks[: context.limit]
         result = LegResult(ranked, {c: by_id[c].score for c in ranked})
         result.trails = {c: by_id[c].trail for c in ranked}
-        result.seeds = len(seeds)
+        result.seeds = seeds
         return result
 
     async def _start(

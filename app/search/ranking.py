@@ -12,13 +12,16 @@
    reranker when one is configured; else, when the graph did not lead, by the blend 60%
    vector similarity, 25% fused relevance, 15% importance (1.0 until engagement feedback
    exists). A graph-led head keeps the fused order: on 2Wiki the vector blend cost it 3 points
-   of R@2 (bench/RESULTS.md). MMR then keeps near-duplicates, and passages of one document,
-   apart. The head stays above the tail, so what fusion found is re-ordered, never dropped.
+   of R@2 (bench/RESULTS.md). So does a head with a second round's rankings: like the
+   walk's, they find bridge passages that resemble the query little. MMR then keeps
+   near-duplicates, and passages of one document, apart. The head stays above the tail, so
+   what fusion found is re-ordered, never dropped.
 3. A chunk of a section the query names leads the order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from uuid import UUID
@@ -53,12 +56,16 @@ class Candidate:
     trail: list[str] | None = None  # the graph walk's way to the chunk
 
 
-def fuse(results: dict[Leg, LegResult]) -> list[Candidate]:
-    """The best CANDIDATES by weighted RRF, each with the legs that found it."""
+def fuse(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> list[Candidate]:
+    """The best CANDIDATES by weighted RRF, each with the legs that found it. A second
+    round's keyword rankings (app/search/second_round.py) weigh as a text leg does."""
     weights = {leg.value: _weight(leg, r) for leg, r in results.items()}
-    fused = reciprocal_rank_fusion({leg.value: r.ranked for leg, r in results.items()}, weights)
+    rankings = {leg.value: r.ranked for leg, r in results.items()}
+    rankings.update({f"second {i}": r.ranked for i, r in enumerate(second)})
+    fused = reciprocal_rank_fusion(rankings, weights)
     ids = sorted(fused, key=lambda c: (-fused[c], str(c)))[:CANDIDATES]
-    candidates = [_candidate(c, fused[c], results) for c in ids]
+    by_second = {c for r in second for c in r.scores}
+    candidates = [_candidate(c, fused[c], results, c in by_second) for c in ids]
     return sorted(candidates, key=lambda c: -c.score)
 
 
@@ -70,13 +77,13 @@ def blend(
     candidates: list[Candidate],
     vectors: dict[UUID, ChunkVector],
     top_k: int,
-    graph_led: bool,
+    keep_order: bool,
 ) -> list[Candidate]:
-    """Re-score and re-order the head by the blend (fused relevance alone when the graph led),
+    """Re-score and re-order the head by the blend (fused relevance alone with `keep_order`),
     then MMR within it."""
     relevance = normalised({c.chunk_id: c.score for c in candidates})
     head, tail = candidates[: head_size(top_k)], candidates[head_size(top_k) :]
-    vec_w, rel_w, imp_w = (0.0, 1.0, 0.0) if graph_led else BLEND
+    vec_w, rel_w, imp_w = (0.0, 1.0, 0.0) if keep_order else BLEND
     for c in candidates:
         similarity = vectors[c.chunk_id].similarity if c.chunk_id in vectors else 0.0
         c.score = vec_w * similarity + rel_w * relevance[c.chunk_id] + imp_w * IMPORTANCE
@@ -93,9 +100,11 @@ def reranked(candidates: list[Candidate], scores: list[float], top_k: int) -> li
     return sorted(head, key=lambda c: -c.score) + tail
 
 
-def graph_led(results: dict[Leg, LegResult]) -> bool:
+def keeps_fused_order(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> bool:
+    """Whether the head keeps the fused order: the graph led, or a second round ran."""
     graph = results.get(Leg.GRAPH)
-    return graph is not None and graph.seeds > 0 and bool(graph.ranked)
+    led = graph is not None and bool(graph.seeds) and bool(graph.ranked)
+    return led or any(r.ranked for r in second)
 
 
 def graph_weight(result: LegResult) -> float:
@@ -113,8 +122,12 @@ def _weight(leg: Leg, result: LegResult) -> float:
     return graph_weight(result) if leg is Leg.GRAPH else 1.0
 
 
-def _candidate(chunk: UUID, score: float, results: dict[Leg, LegResult]) -> Candidate:
+def _candidate(
+    chunk: UUID, score: float, results: dict[Leg, LegResult], by_second: bool
+) -> Candidate:
     methods = [leg for leg, r in results.items() if chunk in r.scores]
+    if by_second and Leg.KEYWORD not in methods:
+        methods.append(Leg.KEYWORD)
     graph = results.get(Leg.GRAPH)
     trail = graph.trails.get(chunk) if graph is not None else None
     candidate = Candidate(chunk, score, methods, trail=trail)

@@ -21,7 +21,7 @@ class LegResult:
     scores: dict[UUID, float] = field(default_factory=dict)
     trails: dict[UUID, list[str]] = field(default_factory=dict)  # the graph walk's, per chunk
     terms: list[str] = field(default_factory=list)
-    seeds: int = 0
+    seeds: dict[str, str] = field(default_factory=dict)  # graph leg: linked entity -> its key
 
     @classmethod
     def of(cls, scored: list[tuple[UUID, float]]) -> LegResult:

@@ -32,6 +32,7 @@ from app.search.legs import LegContext, QueryVectors, SearchLegs
 from app.search.linking import EntityLinker
 from app.search.ranking import Candidate
 from app.search.results import HitDocument, LegResult, SearchHit, SearchOutcome, Span
+from app.search.second_round import second_round
 from graph.temporal import TimeFilter
 from retrieval.highlights import highlights
 from retrieval.request import Leg, Mode, ResultType, SearchRequest
@@ -107,17 +108,38 @@ class Search:
         context = self._legs.sharing_dense(LegContext(tenant, scope, request, vector_task, wanted))
         results, collected = await self._run_legs(context)
         vector = await _vector_or_none(vector_task)
+        second = await self._second_round(context, results, collected)
         started = time.perf_counter()
-        collected.candidates = await self._fuse(tenant, request, results, vector)
+        collected.candidates = await self._fuse(tenant, request, results, vector, second)
         if not await self._with_paths(tenant, request, collected.candidates):
             collected.missing.add(Leg.GRAPH)
             del results[Leg.GRAPH]
-            collected.candidates = await self._fuse(tenant, request, results, vector)
+            collected.candidates = await self._fuse(tenant, request, results, vector, second)
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
         async with self._pool.connection() as conn:
             collected.graph_pending = await rows.graph_pending(conn, scope)
         return collected
+
+    async def _second_round(
+        self, context: LegContext, results: dict[Leg, LegResult], collected: _Collected
+    ) -> list[LegResult]:
+        """The second round's rankings when asked for; its searches are keyword searches, so
+        their failure counts as the keyword leg's."""
+        if not context.request.second_round or not results:
+            return []
+        started = time.perf_counter()
+        try:
+            found = await asyncio.wait_for(
+                second_round(self._pool, self._legs, context, results),
+                LEG_TIMEOUT_SECONDS[Leg.KEYWORD],
+            )
+        except Exception as error:
+            _on_failure(Leg.KEYWORD, error, context.request)
+            collected.missing.add(Leg.KEYWORD)
+            return []
+        collected.timings["secondRound"] = (time.perf_counter() - started) * 1000
+        return found
 
     async def _with_paths(
         self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]
@@ -163,8 +185,9 @@ class Search:
         request: SearchRequest,
         results: dict[Leg, LegResult],
         vector: NDArray[np.float32] | None,
+        second: list[LegResult],
     ) -> list[Candidate]:
-        candidates = ranking.fuse(results)
+        candidates = ranking.fuse(results, second)
         if request.mode is not Mode.HYBRID or not candidates:
             return candidates
         if self._reranker is not None:
@@ -174,7 +197,8 @@ class Search:
         async with self._pool.connection() as conn:
             ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
-        return ranking.blend(candidates, vectors, request.top_k, ranking.graph_led(results))
+        keep_order = ranking.keeps_fused_order(results, second)
+        return ranking.blend(candidates, vectors, request.top_k, keep_order)
 
     async def _rerank(
         self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]

@@ -14,17 +14,15 @@ from store.search import ChunkVector
 A, B, C, D = (uuid.UUID(int=i) for i in range(1, 5))
 
 
-def leg(*chunks: uuid.UUID, seeds: int = 0) -> LegResult:
-    result = LegResult.of([(c, 1.0 / (i + 1)) for i, c in enumerate(chunks)])
-    result.seeds = seeds
-    return result
+def leg(*chunks: uuid.UUID) -> LegResult:
+    return LegResult.of([(c, 1.0 / (i + 1)) for i, c in enumerate(chunks)])
 
 
 def walk(scores: list[float], seeds: int = 1) -> LegResult:
     """A graph leg ranking C first, then four filler chunks, with these PageRank scores."""
     chunks = [C, *(uuid.UUID(int=100 + i) for i in range(len(scores) - 1))]
     result = LegResult.of(list(zip(chunks, scores, strict=True)))
-    result.seeds = seeds
+    result.seeds = {f"seed-{i}": f"name {i}" for i in range(seeds)}
     return result
 
 
@@ -32,7 +30,7 @@ def test_a_peaked_walk_from_named_entities_leads() -> None:
     results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: walk([0.5, *[0.01] * 4])}
     assert ranking.graph_weight(results[Leg.GRAPH]) == ranking.GRAPH_LEAD
     assert next(c.chunk_id for c in ranking.fuse(results)) == C
-    assert ranking.graph_led(results)
+    assert ranking.keeps_fused_order(results)
 
 
 def test_a_flat_walk_or_one_from_no_name_weighs_like_a_text_leg() -> None:
@@ -64,13 +62,13 @@ def test_the_blend_reorders_the_head_and_keeps_it_above_the_tail() -> None:
     }
     ranking.CANDIDATES, size = 50, ranking.head_size(1)
     assert size == 10
-    ordered = ranking.blend(candidates, vectors, 1, graph_led=False)
+    ordered = ranking.blend(candidates, vectors, 1, keep_order=False)
     assert [c.chunk_id for c in ordered] == [D, B, C, A]
     kept = ranking.blend(
         [ranking.Candidate(c, 1.0 - i * 0.1, [Leg.GRAPH]) for i, c in enumerate((A, B))],
         vectors,
         1,
-        graph_led=True,
+        keep_order=True,
     )
     assert [c.chunk_id for c in kept] == [A, B]
 
@@ -95,15 +93,15 @@ def _vectors(rows: list[tuple[uuid.UUID, list[float], uuid.UUID]]) -> dict[uuid.
 
 def test_a_documents_second_passage_yields_to_other_documents() -> None:
     vectors = _vectors([(A, [1, 0, 0], A), (B, [0, 1, 0], A), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), vectors, 3, graph_led=True)
+    ordered = ranking.blend(_graph_head(A, B, C), vectors, 3, keep_order=True)
     assert [c.chunk_id for c in ordered] == [A, C, B]
     assert ordered[0].score > ordered[1].score > ordered[2].score  # merging keeps the order
 
 
 def test_near_duplicates_are_kept_apart_and_distinct_chunks_keep_their_order() -> None:
     duplicates = _vectors([(A, [1, 0, 0], A), (B, [1, 0.1, 0], B), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), duplicates, 3, graph_led=True)
+    ordered = ranking.blend(_graph_head(A, B, C), duplicates, 3, keep_order=True)
     assert [c.chunk_id for c in ordered] == [A, C, B]
     related = _vectors([(A, [1, 0, 0], A), (B, [1, 1, 0], B), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), related, 3, graph_led=True)
+    ordered = ranking.blend(_graph_head(A, B, C), related, 3, keep_order=True)
     assert [c.chunk_id for c in ordered] == [A, B, C]  # cosine 0.71 is no duplicate

@@ -194,6 +194,7 @@ BAD = [
     ),
     ({"query": "x", "filters": {"documentIds": ["not-an-id"]}}, "filters.documentIds"),
     ({"query": "x", "graph": {"hops": 4}}, "graph.hops"),
+    ({"query": "x", "mode": "KEYWORD", "graph": {"secondRound": True}}, "graph.secondRound"),
     ({"query": "x", "legs": []}, "legs"),
 ]
 
