@@ -73,6 +73,7 @@ async def recall(
     services: Services, tenant: Tenant, dataset: str, items: list[dict[str, Any]], run: str
 ) -> Recall:
     mode, legs, second_round = RUNS[run]
+    services.search.forget_queries()  # each run embeds its queries, as first-time ones
     found = Recall()
     for item in items:
         question = item["question"]

@@ -53,6 +53,9 @@ class QueryVectors:
             self._cache.popitem(last=False)
         return vector
 
+    def clear(self) -> None:
+        self._cache.clear()
+
 
 @dataclass(frozen=True)
 class LegContext:

@@ -82,6 +82,11 @@ class Search:
     def embedders(self) -> Embedders:
         return self._embedders
 
+    def forget_queries(self) -> None:
+        """Empty the query-embedding cache, so that the next searches embed their queries
+        as first-time queries do (benchmarks measure those)."""
+        self._vectors.clear()
+
     async def close(self) -> None:
         if self._reranker is not None:
             await self._reranker.close()
