@@ -116,7 +116,10 @@ class Search:
         second = await self._second_round(context, results, collected)
         started = time.perf_counter()
         collected.candidates = await self._fuse(tenant, request, results, vector, second)
-        if not await self._with_paths(tenant, request, collected.candidates):
+        paths_started = time.perf_counter()
+        found_paths = await self._with_paths(tenant, request, collected.candidates)
+        collected.timings["paths"] = (time.perf_counter() - paths_started) * 1000
+        if not found_paths:
             collected.missing.add(Leg.GRAPH)
             del results[Leg.GRAPH]
             collected.candidates = await self._fuse(tenant, request, results, vector, second)
