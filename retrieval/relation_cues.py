@@ -71,11 +71,6 @@ class CuedPassage:
         return before, (self._break_starts[following] if has_after else self._length)
 
 
-def cue_strength(text: str, spans: list[tuple[int, int]], cues: frozenset[str]) -> float:
-    """One mention's cue signal in a passage read for it alone."""
-    return CuedPassage(text, cues).strength(spans)
-
-
 def _matches(word: str, cues: frozenset[str]) -> bool:
     """Stems equal, or one of at least MIN_PREFIX letters begins the other."""
     stem = _stem(word)

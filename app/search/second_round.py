@@ -57,7 +57,7 @@ def bridges(passages: list[ChunkMentions], cues: frozenset[str], seeds: set[str]
             named = [span for span in spans if span[1] > span[0]]  # a title's is empty
             if entity not in seeds and named:
                 start, end = min(named)
-                found.append((rank, -cued.strength(spans), start, passage.text[start:end]))
+                found.append((rank, -cued.strength(named), start, passage.text[start:end]))
     return list(dict.fromkeys(name.strip() for *_, name in sorted(found) if name.strip()))
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from retrieval.relation_cues import cue_strength, cue_terms
+from retrieval.relation_cues import CuedPassage, cue_terms
 
 PASSAGE = "Titanic is a 1997 film directed by James Cameron. It stars Leonardo DiCaprio."
 
@@ -17,19 +17,21 @@ def test_cues_are_the_words_outside_the_linked_names() -> None:
 
 def test_the_mention_beside_the_relation_word_is_strongest() -> None:
     cues = cue_terms("Who is the director of Titanic?", ["titanic"])
-    director = cue_strength(PASSAGE, _span("James Cameron"), cues)
-    actor = cue_strength(PASSAGE, _span("Leonardo DiCaprio"), cues)
+    passage = CuedPassage(PASSAGE, cues)
+    director = passage.strength(_span("James Cameron"))
+    actor = passage.strength(_span("Leonardo DiCaprio"))
     assert director > 0 and actor == 0  # "stars" is another sentence's relation
 
 
 def test_closer_cue_words_count_more() -> None:
     text = "Her husband, the painter John Smith, met the composer Ann Lee."
     cues = cue_terms("Who was her husband?", [])
-    near = cue_strength(text, [(text.index("John"), text.index("John") + 10)], cues)
-    far = cue_strength(text, [(text.index("Ann"), text.index("Ann") + 7)], cues)
+    passage = CuedPassage(text, cues)
+    near = passage.strength([(text.index("John"), text.index("John") + 10)])
+    far = passage.strength([(text.index("Ann"), text.index("Ann") + 7)])
     assert near > far
 
 
 def test_title_mentions_and_empty_cues_score_nothing() -> None:
-    assert cue_strength(PASSAGE, [(0, 0)], frozenset({"film"})) == 0
-    assert cue_strength(PASSAGE, _span("James Cameron"), frozenset()) == 0
+    assert CuedPassage(PASSAGE, frozenset({"film"})).strength([(0, 0)]) == 0
+    assert CuedPassage(PASSAGE, frozenset()).strength(_span("James Cameron")) == 0

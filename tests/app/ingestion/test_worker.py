@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -16,11 +18,16 @@ from ingest.submission import DocumentSubmission
 from store import jobs
 from store.jobs import NewItem
 from store.pool import open_pool
-from store.tenants import ensure_tenant
+from store.tenants import Tenant, ensure_tenant
 from tests.graph_helpers import eventually
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
+
+
+class _Assembled(NamedTuple):
+    services: Services
+    tenant: Tenant
 
 
 def test_concurrent_workers_finish_the_job(stack: Stack, base_url: str) -> None:
@@ -33,24 +40,31 @@ def test_concurrent_workers_finish_the_job(stack: Stack, base_url: str) -> None:
     ) == [("INDEXED", 60)]
 
 
-async def _run(stack: Stack) -> uuid.UUID:
-    pool = await open_pool(stack.endpoints.postgres_url, 6, 30)
+@asynccontextmanager
+async def _services(stack: Stack, pool_size: int, tenant: str) -> AsyncIterator[_Assembled]:
+    """Services of a process of its own, beside the session server, and a new tenant."""
+    pool = await open_pool(stack.endpoints.postgres_url, pool_size, 30)
     graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 30)
     services: Services = assemble(stack.settings, pool, graph)
     try:
         async with pool.connection() as conn:
-            tenant = await ensure_tenant(conn, f"workers-{uuid.uuid4().hex[:6]}")
+            created = await ensure_tenant(conn, f"{tenant}-{uuid.uuid4().hex[:6]}")
+        yield _Assembled(services, created)
+    finally:
+        await services.close()
+
+
+async def _run(stack: Stack) -> uuid.UUID:
+    async with _services(stack, 6, "workers") as (services, tenant):
         await services.collections.create(tenant, "busy")
         docs = [
             DocumentSubmission(external_id=f"d{i}", text=f"Document {i} about workers.")
             for i in range(60)
         ]
         job_id = await services.ingestion.submit_documents(tenant, "busy", docs)
-        workers = [IngestWorker(pool, services.embedders, batch_size=3) for _ in range(3)]
+        workers = [IngestWorker(services.pool, services.embedders, batch_size=3) for _ in range(3)]
         await asyncio.gather(*(worker.drain() for worker in workers))
         return job_id
-    finally:
-        await services.close()
 
 
 def test_a_worker_leaves_items_of_a_model_it_lacks(stack: Stack, base_url: str) -> None:
@@ -58,15 +72,10 @@ def test_a_worker_leaves_items_of_a_model_it_lacks(stack: Stack, base_url: str) 
     collections it can embed for, so none fails another's items."""
 
     async def run() -> tuple[uuid.UUID, int]:
-        pool = await open_pool(stack.endpoints.postgres_url, 2, 30)
-        graph = open_graph(stack.endpoints.neo4j_uri, None, None, "neo4j", 30)
-        services: Services = assemble(stack.settings, pool, graph)
-        try:
-            async with pool.connection() as conn:
-                tenant = await ensure_tenant(conn, f"models-{uuid.uuid4().hex[:6]}")
+        async with _services(stack, 2, "models") as (services, tenant):
             target = await services.collections.create(tenant, "elsewhere")
             # As if another process, with another model, had created it and queued the item.
-            async with pool.connection() as conn, conn.transaction():
+            async with services.pool.connection() as conn, conn.transaction():
                 await conn.execute(
                     "UPDATE collections SET embedding_model = 'another-model' WHERE id = %s",
                     (target.id,),
@@ -80,10 +89,8 @@ def test_a_worker_leaves_items_of_a_model_it_lacks(stack: Stack, base_url: str) 
                 }
                 item = NewItem("d", request, b"Far away.")
                 job_id = await jobs.create(conn, tenant.id, target.id, [item])
-            processed = await IngestWorker(pool, services.embedders).drain()
+            processed = await IngestWorker(services.pool, services.embedders).drain()
             return job_id, processed
-        finally:
-            await services.close()
 
     job_id, processed = asyncio.run(run())
     assert processed == 0
