@@ -30,6 +30,7 @@ from app.ingestion.submit import Ingestion
 from app.ingestion.worker import IngestWorker
 from app.knowledge.admin import GraphAdmin
 from app.knowledge.entities import Entities
+from app.knowledge.fact_vectors import FactVectors
 from app.knowledge.projection import GraphProjector, run_projection_loop
 from app.knowledge.relationships import Relationships
 from app.knowledge.themes import Themes, run_themes_loop
@@ -149,8 +150,9 @@ async def open_services(settings: Settings, endpoints: Endpoints) -> Services:
 def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     queues = settings.queues
     retry = RetryPolicy(queues.graph_max_attempts, queues.graph_retry_seconds)
-    projector = GraphProjector(pool, graph, settings.spacy_model, retry)
     embedders = Embedders(settings.embeddings)
+    facts = FactVectors(pool, embedders)
+    projector = GraphProjector(pool, graph, settings.spacy_model, retry, facts)
     collections = Collections(pool, graph, projector, embedders)
     worker = IngestWorker(pool, embedders, max_bytes=queues.ingest_batch_bytes)
     entities = Entities(pool, graph, collections, settings.graph_max_first)

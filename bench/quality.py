@@ -100,6 +100,7 @@ async def ensure_corpus(services: Services, dataset: str = COLLECTION) -> Tenant
     if not row or row[0] == 0:
         seconds = await ingest_to_graphed(services, load(None, dataset), dataset)
         print(f"ingested and graphed {dataset} in {seconds:.0f} s")
+    await services.projector.drain()  # what a kept database recorded before it is derived
     return tenant
 
 

@@ -36,15 +36,22 @@ class Restart:
     """Where the walk restarts.
 
     Seeds are the entities a query names, and chunks it names (a quoted title); each is
-    discounted by its degree, since a hub says less. Anchors are passages the text legs found
-    (dense similarity), weighted by their score: they let the walk start from what the query
-    resembles when it names nothing, and hold ANCHOR_SHARE of the mass when it does (a larger
-    share swallowed the seeds' mass and cost 2Wiki R@2, bench/RESULTS.md).
+    discounted by its degree, since a hub says less. Weighted seeds are entities the query
+    is less sure of (those of facts it resembles): a seed weighing less than 1, discounted
+    the same way. Anchors are passages the text legs found (dense similarity), weighted by
+    their score: they let the walk start from what the query resembles when it names
+    nothing, and hold ANCHOR_SHARE of the mass when it does (a larger share swallowed the
+    seeds' mass and cost 2Wiki R@2, bench/RESULTS.md).
     """
 
     seeds: tuple[str, ...] = ()  # entities
     chunks: tuple[str, ...] = ()  # chunks the query names, weighted as seeds
     anchors: tuple[tuple[str, float], ...] = ()  # (chunk, score)
+    weighted: tuple[tuple[str, float], ...] = ()  # (entity, weight up to 1)
+
+    @property
+    def entities(self) -> list[str]:
+        return list(dict.fromkeys([*self.seeds, *(e for e, _ in self.weighted)]))
 
     @property
     def start_chunks(self) -> list[str]:
@@ -52,7 +59,7 @@ class Restart:
 
     @property
     def nodes(self) -> list[str]:
-        return [*self.seeds, *self.start_chunks]
+        return [*self.entities, *self.start_chunks]
 
 
 @dataclass(frozen=True)
@@ -99,10 +106,12 @@ def personalized_pagerank(
 def _restart_vector(
     index: dict[str, int], start: Restart, degree: NDArray[np.float64]
 ) -> NDArray[np.float64]:
-    """Seeds weighted 1/log(2 + degree), anchors by their scores, each group normalised."""
+    """Seeds weighted 1/log(2 + degree) (times their own weight, for weighted seeds),
+    anchors by their scores, each group normalised."""
     seeds, anchors = np.zeros(len(index)), np.zeros(len(index))
-    for seed in (s for s in (*start.seeds, *start.chunks) if s in index):
-        seeds[index[seed]] = 1.0 / math.log(2 + degree[index[seed]])
+    named = [(s, 1.0) for s in (*start.seeds, *start.chunks)]
+    for seed, weight in ((s, w) for s, w in (*start.weighted, *named) if s in index):
+        seeds[index[seed]] = weight / math.log(2 + degree[index[seed]])
     for anchor, weight in ((a, w) for a, w in start.anchors if a in index):
         anchors[index[anchor]] = max(weight, 0.0)
     share = ANCHOR_SHARE if seeds.sum() > 0 else 1.0

@@ -57,7 +57,7 @@ async def entity_chunk_subgraph(
     chunks up to `hops` entity hops away (hops=1: the chunks mentioning a seed or sharing an
     entity with a start chunk)."""
     sub = Subgraph(roots={*start.nodes})
-    entities = list(dict.fromkeys(start.seeds))
+    entities = start.entities
     found = await _start_entities(conn, tenant, start.start_chunks, bounds, sub)
     entities += [e for e in found if e not in entities]
     seen = set(entities)

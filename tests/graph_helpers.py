@@ -30,6 +30,12 @@ def wait_until_graphed(stack: Stack, collection: str, documents: int) -> None:
         " WHERE c.name = %s AND d.status = 'GRAPHED' AND d.graphed_version = d.version"
     )
     eventually(lambda: rows(stack, query, collection) == [(documents,)])
+    # Query-to-fact matching reads the facts' vectors, embedded once the graph step is done.
+    unembedded = (
+        "SELECT count(*) FROM facts f JOIN collections c ON c.id = f.collection_id"
+        " WHERE c.name = %s AND f.embedding IS NULL AND f.invalidated_at IS NULL"
+    )
+    eventually(lambda: rows(stack, unembedded, collection) == [(0,)])
 
 
 def graphed_collection(gql: GraphQLClient, stack: Stack, *docs: dict[str, Any]) -> str:

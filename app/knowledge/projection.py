@@ -18,6 +18,7 @@ from uuid import UUID
 
 from app.backend_errors import as_backend_unavailable
 from app.knowledge.document_graph import DocumentGraphs
+from app.knowledge.fact_vectors import FactVectors
 from graph.collections import upsert_collections
 from graph.documents import delete_collections
 from graph.driver import GraphStore
@@ -33,10 +34,16 @@ BATCH = 64  # outbox rows (so documents) per Neo4j transaction
 
 class GraphProjector:
     def __init__(
-        self, pool: Pool, graph: GraphStore, spacy_model: str, retry: RetryPolicy | None = None
+        self,
+        pool: Pool,
+        graph: GraphStore,
+        spacy_model: str,
+        retry: RetryPolicy | None = None,
+        facts: FactVectors | None = None,
     ) -> None:
         self._pool = pool
         self._retry = retry or RetryPolicy()
+        self._facts = facts
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self.documents = DocumentGraphs(graph, spacy_model)
@@ -58,11 +65,14 @@ class GraphProjector:
 
     async def drain(self, collections: list[UUID] | None = None) -> int:
         """Apply waiting outbox rows (of these collections, or all) until none is ready.
-        Returns rows handled, failed ones included. Raises when a backend is unavailable."""
+        Returns rows handled, failed ones included. Raises when a backend is unavailable.
+        Then embeds the facts the rows recorded, for query-to-fact matching."""
         handled = 0
         async with self._lock:
             while (count := await self._batch(collections)) > 0:
                 handled += count
+            if self._facts is not None:
+                await self._facts.embed_waiting(collections)
         return handled
 
     async def waiting(self, collections: list[UUID]) -> int:

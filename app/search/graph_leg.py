@@ -41,8 +41,8 @@ class DiscoveredChunk:
 @dataclass(frozen=True)
 class GraphQuery:
     """What the graph leg walks from: the linked seed entities, chunks that count as seeds
-    too (a document whose title the query quotes), and anchor passages with their
-    similarity to the query."""
+    too (a document whose title the query quotes), anchor passages with their similarity
+    to the query, and the entities of facts the query resembles, with their weight."""
 
     seeds: list[str]
     hops: int
@@ -50,10 +50,11 @@ class GraphQuery:
     seed_chunks: tuple[str, ...] = ()
     cues: frozenset[str] = frozenset()  # the query's relation words (retrieval/relation_cues)
     anchors: tuple[tuple[str, float], ...] = ()
+    facts: tuple[tuple[str, float], ...] = ()  # (entity, weight): app/search/fact_matching
 
     @property
     def start(self) -> Restart:
-        return Restart(tuple(self.seeds), self.seed_chunks, self.anchors)
+        return Restart(tuple(self.seeds), self.seed_chunks, self.anchors, self.facts)
 
 
 class GraphDiscovery:
@@ -107,7 +108,7 @@ class GraphDiscovery:
     ) -> None:
         """In the chunks that mention a seed, and the chunks the walk starts from, mentions
         near the query's relation words weigh more."""
-        seeds = set(start.seeds)
+        seeds = set(start.entities)
         first_hop = [c for c in sub.chunks if sub.parent.get(c) in seeds]
         first_hop += [c for c in start.start_chunks if c in sub.chunks]
         async with self._pool.connection() as conn:

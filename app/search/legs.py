@@ -14,6 +14,7 @@ from uuid import UUID
 import numpy as np
 from numpy.typing import NDArray
 
+from app.search.fact_matching import fact_entities
 from app.search.graph_leg import GraphDiscovery, GraphQuery
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker, title_candidates
@@ -135,7 +136,7 @@ class SearchLegs:
             seeds = await self._linker.link(conn, scope.tenant_id, scope.collection_id, query)
             titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
         start = await self._start(context, seeds, titled)
-        if not start.seeds and not start.seed_chunks and not start.anchors:
+        if not start.start.nodes:
             return LegResult()
         found, _ = await self._discovery.discover(context.tenant, start)
         chunks = await self._in_scope(scope, [UUID(d.chunk_id) for d in found])
@@ -150,14 +151,26 @@ class SearchLegs:
         self, context: LegContext, seeds: dict[str, str], titled: list[str]
     ) -> GraphQuery:
         request = context.request
+        anchors, facts = await asyncio.gather(_anchors(context), self._facts(context))
         return GraphQuery(
             seeds=list(seeds),
             hops=request.hops,
             first=context.limit * (3 if context.scope.narrowed else 1),  # filters drop some
             seed_chunks=tuple(titled),
             cues=cue_terms(request.query, seeds.values()),
-            anchors=await _anchors(context),
+            anchors=anchors,
+            facts=facts,
         )
+
+    async def _facts(self, context: LegContext) -> tuple[tuple[str, float], ...]:
+        """The entities of facts the query resembles; none when the query could not be
+        embedded (the walk then starts from names alone)."""
+        try:
+            vector = await asyncio.shield(context.vector)
+        except Exception:
+            return ()
+        scope = context.scope
+        return await fact_entities(self._pool, context.tenant, scope.collection_id, vector)
 
     async def _in_scope(self, scope: Scope, chunks: list[UUID]) -> list[UUID]:
         """Graph hits narrowed to the search's filters (the graph knows no metadata)."""

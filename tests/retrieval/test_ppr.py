@@ -76,6 +76,29 @@ def test_an_anchor_alone_holds_all_the_restart_mass() -> None:
     assert scores["c3"] > scores["c4"] > 0.0
 
 
+def test_a_weighted_seed_starts_the_walk_with_less_mass_than_a_named_one() -> None:
+    """An entity of a fact the query resembles walks too, below the entity it names; alone,
+    it holds all the mass."""
+    sub = Subgraph(
+        edges={("alice", "c1"): 1.0, ("dora", "c5"): 1.0},
+        parent={"c1": "alice", "c5": "dora"},
+        chunks={"c1", "c5"},
+    )
+    both = rank_chunks(sub, Restart(("alice",), weighted=(("dora", 0.3),)), first=5)
+    assert [r.chunk_id for r in both] == ["c1", "c5"]
+    assert both[1].path == ["dora", "c5"]
+    alone = rank_chunks(sub, Restart(weighted=(("dora", 0.3),)), first=5)
+    assert [r.chunk_id for r in alone] == ["c5"]
+
+
+def test_a_named_seed_keeps_its_weight_when_a_fact_names_it_too() -> None:
+    edges = {("alice", "c1"): 1.0, ("dora", "c5"): 1.0}
+    nodes = sorted({n for e in edges for n in e})
+    named = personalized_pagerank(nodes, edges, Restart(("alice", "dora")))
+    weighted = Restart(("alice", "dora"), weighted=(("dora", 0.3),))
+    assert personalized_pagerank(nodes, edges, weighted) == pytest.approx(named)
+
+
 @pytest.fixture(scope="module")
 def three_people(
     http: httpx.Client, tenant_key_module: str, stack: Stack
