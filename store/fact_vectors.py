@@ -57,21 +57,30 @@ async def set_vectors(conn: Conn, ids: list[UUID], vectors: NDArray[np.float32])
         )
 
 
-async def nearest(
-    conn: Conn, tenant: Tenant, collection_id: UUID, vector: NDArray[np.float32], limit: int
-) -> list[FactMatch]:
-    """The current facts of a collection most similar to `vector`, among those the tenant's
-    key may see. Through the per-dimension HNSW index of migration 0013 where the planner
-    finds it cheaper than a scan."""
-    dim = int(vector.shape[0])
+@dataclass(frozen=True)
+class FactQuery:
+    collection_id: UUID
+    vector: NDArray[np.float32]
+    limit: int
+    about: tuple[str, ...] | None = None  # only facts with one of these entities; None: any
+
+
+async def nearest(conn: Conn, tenant: Tenant, query: FactQuery) -> list[FactMatch]:
+    """The current facts of a collection most similar to the query's vector, among those
+    the tenant's key may see. Over all the collection's facts, through the per-dimension
+    HNSW index of migration 0013 where the planner finds it cheaper than a scan."""
+    dim = int(query.vector.shape[0])
     seen, scopes = visible(tenant, "d")
     distance = f"f.embedding::vector({dim}) <=> %s"
+    about = " AND (f.subject_id = ANY(%s::uuid[]) OR f.object_id = ANY(%s::uuid[]))"
+    entities = [list(query.about)] * 2 if query.about is not None else []
     cursor = await conn.execute(
         f"SELECT f.subject_id::text, f.object_id::text, 1 - ({distance}) FROM facts f"
         " JOIN documents d ON d.id = f.document_id"
         " WHERE f.tenant_id = %s AND f.collection_id = %s AND f.invalidated_at IS NULL"
-        f" AND vector_dims(f.embedding) = {dim}{seen}"
+        f" AND vector_dims(f.embedding) = {dim}{seen}{about if entities else ''}"
         f" ORDER BY {distance}, f.id LIMIT %s",
-        [vector, tenant.id, collection_id, *scopes, vector, limit],
-    )
+        [query.vector, tenant.id, query.collection_id, *scopes, *entities, query.vector,
+         query.limit],
+    )  # fmt: skip
     return [FactMatch(s, o, float(sim)) for s, o, sim in await cursor.fetchall()]

@@ -2,38 +2,40 @@
 query resembles, not only from the names it contains (HippoRAG 2 links a query to the
 triples nearest it).
 
-"Where was the director of Film X born?" names Film X; the fact "Film X directed by D"
-is near the query in the collection's embedding space, so D, whom the query never names,
-starts the walk too, at a weight below a named seed's. A query that names nothing walks
-from the entities of its facts.
+- A query that names entities is matched to the facts about them: "Where was the director
+  of Film X born?" names Film X, and of Film X's facts "Film X directed by D" is the one
+  nearest the query, so D, whom the query never names, starts the walk too. The fact
+  chooses which of the seed's relations the question follows, by meaning, where the
+  relation cues (retrieval/relation_cues.py) choose by words.
+- A query that names nothing is matched to all the collection's facts, and walks from
+  their entities beside the dense leg's best passage. Facts about the named entities
+  only, when there are some: matched against every fact, a question's relation words
+  ("daughter of") pulled in the facts of unrelated people, and 2Wiki R@2 fell from 75.4 to
+  70.1 (bench/RESULTS.md).
 
-A fact's entities weigh FACT_WEIGHT times the fact's similarity to the query; facts below
-FACT_SIMILARITY are not used. An entity in several facts takes its best.
+A fact's entities weigh FACT_WEIGHT times the fact's similarity to the query, where a named
+seed weighs 1; facts below FACT_SIMILARITY are not used. An entity in several facts takes
+its best. Both were chosen on the two shared sets together (bench/RESULTS.md).
 """
 
 from __future__ import annotations
 
-from uuid import UUID
-
-import numpy as np
-from numpy.typing import NDArray
-
 from store import fact_vectors
-from store.fact_vectors import FactMatch
+from store.fact_vectors import FactMatch, FactQuery
 from store.pool import Pool
 from store.tenants import Tenant
 
 FACTS = 5  # nearest facts read per query
-FACT_SIMILARITY = 0.5  # facts less similar to the query than this are not used
+FACT_SIMILARITY = 0.6  # facts less similar to the query than this are not used
 FACT_WEIGHT = 0.5  # the most a fact's entity weighs, against 1 for a named seed
 
 
 async def fact_entities(
-    pool: Pool, tenant: Tenant, collection_id: UUID, vector: NDArray[np.float32]
+    pool: Pool, tenant: Tenant, query: FactQuery
 ) -> tuple[tuple[str, float], ...]:
     """The entities of the collection's facts nearest the query vector, with their weight."""
     async with pool.connection() as conn:
-        found = await fact_vectors.nearest(conn, tenant, collection_id, vector, FACTS)
+        found = await fact_vectors.nearest(conn, tenant, query)
     return weigh(found)
 
 

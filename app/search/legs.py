@@ -14,7 +14,7 @@ from uuid import UUID
 import numpy as np
 from numpy.typing import NDArray
 
-from app.search.fact_matching import fact_entities
+from app.search.fact_matching import FACTS, fact_entities
 from app.search.graph_leg import GraphDiscovery, GraphQuery
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker, title_candidates
@@ -25,6 +25,7 @@ from retrieval.relation_cues import cue_terms
 from retrieval.request import Leg, SearchRequest
 from retrieval.section_refs import section_labels
 from store import search, vocabulary
+from store.fact_vectors import FactQuery
 from store.pool import Pool
 from store.scope import Scope
 from store.tenants import Tenant
@@ -151,7 +152,7 @@ class SearchLegs:
         self, context: LegContext, seeds: dict[str, str], titled: list[str]
     ) -> GraphQuery:
         request = context.request
-        anchors, facts = await asyncio.gather(_anchors(context), self._facts(context))
+        anchors, facts = await asyncio.gather(_anchors(context), self._facts(context, seeds))
         return GraphQuery(
             seeds=list(seeds),
             hops=request.hops,
@@ -162,15 +163,18 @@ class SearchLegs:
             facts=facts,
         )
 
-    async def _facts(self, context: LegContext) -> tuple[tuple[str, float], ...]:
-        """The entities of facts the query resembles; none when the query could not be
-        embedded (the walk then starts from names alone)."""
+    async def _facts(
+        self, context: LegContext, seeds: dict[str, str]
+    ) -> tuple[tuple[str, float], ...]:
+        """The entities of facts the query resembles (about the entities it names, when it
+        names some); none when the query could not be embedded."""
         try:
             vector = await asyncio.shield(context.vector)
         except Exception:
             return ()
-        scope = context.scope
-        return await fact_entities(self._pool, context.tenant, scope.collection_id, vector)
+        about = tuple(seeds) if seeds else None
+        query = FactQuery(context.scope.collection_id, vector, FACTS, about)
+        return await fact_entities(self._pool, context.tenant, query)
 
     async def _in_scope(self, scope: Scope, chunks: list[UUID]) -> list[UUID]:
         """Graph hits narrowed to the search's filters (the graph knows no metadata)."""

@@ -4,6 +4,7 @@ resembles, so a query that names nobody still reaches the pages of the people it
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from typing import Any
 
@@ -14,7 +15,7 @@ from app.localdb.stack import Stack, make_key
 from app.models.minilm import MiniLM
 from app.search.fact_matching import FACT_SIMILARITY, FACT_WEIGHT, weigh
 from store import fact_vectors
-from store.fact_vectors import FactMatch
+from store.fact_vectors import FactMatch, FactQuery
 from store.pool import open_pool
 from store.tenants import Tenant
 from tests.app.search.test_search import paths, search
@@ -82,17 +83,27 @@ def test_facts_are_matched_within_what_the_key_may_see(corpus: str, stack: Stack
     (collection_id, tenant_id), *_ = rows(
         stack, "SELECT id, tenant_id FROM collections WHERE name = %s", corpus
     )
-    vector = MiniLM().embed([QUESTION], True)[0]
+    query = FactQuery(collection_id, MiniLM().embed([QUESTION], True)[0], 5)
 
-    async def nearest(tenant: Tenant) -> list[FactMatch]:
+    async def nearest(tenant: Tenant, query: FactQuery) -> list[FactMatch]:
         pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
             async with pool.connection() as conn:
-                return await fact_vectors.nearest(conn, tenant, collection_id, vector, 5)
+                return await fact_vectors.nearest(conn, tenant, query)
         finally:
             await pool.close()
 
-    found = asyncio.run(nearest(Tenant(tenant_id, "t")))
+    owner = Tenant(tenant_id, "t")
+    found = asyncio.run(nearest(owner, query))
     assert found and found[0].similarity > FACT_SIMILARITY
-    assert asyncio.run(nearest(Tenant(tenant_id, "t", ("org:elsewhere",)))) == []
-    assert asyncio.run(nearest(Tenant(uuid.uuid4(), "other"))) == []
+    assert asyncio.run(nearest(Tenant(tenant_id, "t", ("org:elsewhere",)), query)) == []
+    assert asyncio.run(nearest(Tenant(uuid.uuid4(), "other"), query)) == []
+    (helen,), *_ = rows(
+        stack,
+        "SELECT id::text FROM entities WHERE collection_id = %s AND name = 'Helen Ward'",
+        collection_id,
+    )
+    about = asyncio.run(nearest(owner, dataclasses.replace(query, about=(helen,))))
+    assert about and all(helen in (m.subject_id, m.object_id) for m in about)
+    nobody = dataclasses.replace(query, about=(str(uuid.uuid4()),))
+    assert asyncio.run(nearest(owner, nobody)) == []
