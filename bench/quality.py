@@ -32,13 +32,15 @@ from store.tenants import Tenant, ensure_tenant
 
 DATASETS = ("2wiki", "hotpotqa")
 COLLECTION = "2wiki"
-RUNS: dict[str, tuple[Mode, tuple[Leg, ...], bool]] = {  # mode, legs, second round
-    "KEYWORD": (Mode.KEYWORD, tuple(Leg), False),
-    "SEMANTIC": (Mode.SEMANTIC, tuple(Leg), False),
-    "HYBRID without graph": (Mode.HYBRID, (Leg.SEMANTIC, Leg.KEYWORD, Leg.SECTION), False),
-    "HYBRID": (Mode.HYBRID, tuple(Leg), False),
-    "HYBRID, second round": (Mode.HYBRID, tuple(Leg), True),
-    "GRAPH": (Mode.GRAPH, tuple(Leg), False),
+RUNS: dict[str, tuple[Mode, tuple[Leg, ...], bool, bool]] = {
+    # mode, legs, second round, fact matching
+    "KEYWORD": (Mode.KEYWORD, tuple(Leg), False, False),
+    "SEMANTIC": (Mode.SEMANTIC, tuple(Leg), False, False),
+    "HYBRID without graph": (Mode.HYBRID, (Leg.SEMANTIC, Leg.KEYWORD, Leg.SECTION), False, False),
+    "HYBRID": (Mode.HYBRID, tuple(Leg), False, False),
+    "HYBRID, second round": (Mode.HYBRID, tuple(Leg), True, False),
+    "HYBRID, fact matching": (Mode.HYBRID, tuple(Leg), False, True),
+    "GRAPH": (Mode.GRAPH, tuple(Leg), False, False),
 }
 
 
@@ -72,12 +74,15 @@ class Recall:
 async def recall(
     services: Services, tenant: Tenant, dataset: str, items: list[dict[str, Any]], run: str
 ) -> Recall:
-    mode, legs, second_round = RUNS[run]
+    mode, legs, second_round, match_facts = RUNS[run]
     services.search.forget_queries()  # each run embeds its queries, as first-time ones
     found = Recall()
     for item in items:
         question = item["question"]
-        request = SearchRequest((dataset,), question, mode, 5, legs=legs, second_round=second_round)
+        request = SearchRequest(
+            (dataset,), question, mode, 5, legs=legs, second_round=second_round,
+            match_facts=match_facts,
+        )  # fmt: skip
         started = time.perf_counter()
         outcome = await services.search.search(tenant, request)
         ms = (time.perf_counter() - started) * 1000

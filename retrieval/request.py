@@ -61,6 +61,7 @@ class SearchRequest:
     hops: int = 2
     as_of: datetime | None = None
     second_round: bool = False  # keyword searches for the bridge entities of the first round
+    match_facts: bool = False  # the walk also starts from the entities of facts it resembles
     legs: tuple[Leg, ...] = tuple(Leg)
 
     def active_legs(self) -> tuple[Leg, ...]:

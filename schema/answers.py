@@ -72,6 +72,7 @@ class AnswerInput:
             hops=graph.hops,
             as_of=graph.as_of,
             second_round=graph.second_round,
+            match_facts=graph.match_facts,
             legs=tuple(Leg),
         )
         history = tuple(Message(Role(m.role), m.content) for m in self.history or [])

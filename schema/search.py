@@ -75,6 +75,13 @@ class GraphSearchInput:
         " round's top passages name near the query's relation words (bridges), and fuses"
         " what it finds. Off by default: it costs about 30 ms (bench/RESULTS.md).",
     )
+    match_facts: bool = strawberry.field(
+        default=False,
+        description="GRAPH leg: the walk also starts from the entities of the typed facts"
+        " nearest the query (about the entities it names, or any when it names none), so"
+        " it reaches people and things the query never names. Off by default: on the"
+        " shared benchmarks, whose facts are sparse, it was neutral (bench/RESULTS.md).",
+    )
 
 
 @strawberry.input
@@ -106,6 +113,7 @@ class SearchInput:
             hops=graph.hops,
             as_of=graph.as_of,
             second_round=graph.second_round,
+            match_facts=graph.match_facts,
             legs=tuple(Leg(leg) for leg in self.legs) if self.legs is not None else tuple(Leg),
         )
 

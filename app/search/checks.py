@@ -8,7 +8,7 @@ from uuid import UUID
 
 from app.errors import ErrorCode, TrellisError
 from app.limits import check_range
-from retrieval.request import Filters, MetadataFilter, Mode, SearchRequest
+from retrieval.request import Filters, Leg, MetadataFilter, Mode, SearchRequest
 from store.collections import Collection
 from store.scope import RangeFilter, Scope
 from store.tenants import Tenant
@@ -30,6 +30,8 @@ def check_request(request: SearchRequest) -> None:
         raise _bad("legs", "name at least one leg")
     if request.second_round and request.mode is not Mode.HYBRID:
         raise _bad("graph.secondRound", "a second round runs in HYBRID mode only")
+    if request.match_facts and Leg.GRAPH not in request.active_legs():
+        raise _bad("graph.matchFacts", "fact matching starts the GRAPH leg's walk; run that leg")
     if request.min_score is not None and request.min_score < 0:
         raise _bad("minScore", "minScore must be 0 or more")
     _check_filters(request.filters)

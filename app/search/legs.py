@@ -167,7 +167,10 @@ class SearchLegs:
         self, context: LegContext, seeds: dict[str, str]
     ) -> tuple[tuple[str, float], ...]:
         """The entities of facts the query resembles (about the entities it names, when it
-        names some); none when the query could not be embedded."""
+        names some), when the request asks for them; none when the query could not be
+        embedded."""
+        if not context.request.match_facts:
+            return ()
         try:
             vector = await asyncio.shield(context.vector)
         except Exception:

@@ -71,7 +71,9 @@ def corpus(client: GraphQLClient, stack: Stack) -> str:
 def test_the_walk_reaches_the_person_of_a_fact_the_query_resembles(
     client: GraphQLClient, corpus: str
 ) -> None:
-    result = search(client, corpus, QUESTION, mode="GRAPH", topK=5)
+    plain = search(client, corpus, QUESTION, mode="GRAPH", topK=5)
+    assert "helen" not in paths(plain), paths(plain)  # off by default
+    result = search(client, corpus, QUESTION, mode="GRAPH", topK=5, graph={"matchFacts": True})
     assert "helen" in paths(result) and "review" in paths(result), paths(result)
     helen = next(h for h in result["hits"] if h["document"]["path"] == "helen")
     assert helen["discoveryMethods"] == ["GRAPH"]

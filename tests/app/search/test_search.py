@@ -195,6 +195,8 @@ BAD = [
     ({"query": "x", "filters": {"documentIds": ["not-an-id"]}}, "filters.documentIds"),
     ({"query": "x", "graph": {"hops": 4}}, "graph.hops"),
     ({"query": "x", "mode": "KEYWORD", "graph": {"secondRound": True}}, "graph.secondRound"),
+    ({"query": "x", "mode": "SEMANTIC", "graph": {"matchFacts": True}}, "graph.matchFacts"),
+    ({"query": "x", "legs": ["KEYWORD"], "graph": {"matchFacts": True}}, "graph.matchFacts"),
     ({"query": "x", "legs": []}, "legs"),
 ]
 
