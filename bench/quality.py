@@ -32,15 +32,24 @@ from store.tenants import Tenant, ensure_tenant
 
 DATASETS = ("2wiki", "hotpotqa")
 COLLECTION = "2wiki"
-RUNS: dict[str, tuple[Mode, tuple[Leg, ...], bool, bool]] = {
-    # mode, legs, second round, fact matching
-    "KEYWORD": (Mode.KEYWORD, tuple(Leg), False, False),
-    "SEMANTIC": (Mode.SEMANTIC, tuple(Leg), False, False),
-    "HYBRID without graph": (Mode.HYBRID, (Leg.SEMANTIC, Leg.KEYWORD, Leg.SECTION), False, False),
-    "HYBRID": (Mode.HYBRID, tuple(Leg), False, False),
-    "HYBRID, second round": (Mode.HYBRID, tuple(Leg), True, False),
-    "HYBRID, fact matching": (Mode.HYBRID, tuple(Leg), False, True),
-    "GRAPH": (Mode.GRAPH, tuple(Leg), False, False),
+
+
+@dataclass(frozen=True)
+class Run:
+    mode: Mode
+    legs: tuple[Leg, ...] = tuple(Leg)
+    second_round: bool = False
+    match_facts: bool = False
+
+
+RUNS: dict[str, Run] = {
+    "KEYWORD": Run(Mode.KEYWORD),
+    "SEMANTIC": Run(Mode.SEMANTIC),
+    "HYBRID without graph": Run(Mode.HYBRID, (Leg.SEMANTIC, Leg.KEYWORD, Leg.SECTION)),
+    "HYBRID": Run(Mode.HYBRID),
+    "HYBRID, second round": Run(Mode.HYBRID, second_round=True),
+    "HYBRID, fact matching": Run(Mode.HYBRID, match_facts=True),
+    "GRAPH": Run(Mode.GRAPH),
 }
 
 
@@ -74,15 +83,20 @@ class Recall:
 async def recall(
     services: Services, tenant: Tenant, dataset: str, items: list[dict[str, Any]], run: str
 ) -> Recall:
-    mode, legs, second_round, match_facts = RUNS[run]
+    chosen = RUNS[run]
     services.search.forget_queries()  # each run embeds its queries, as first-time ones
     found = Recall()
     for item in items:
         question = item["question"]
         request = SearchRequest(
-            (dataset,), question, mode, 5, legs=legs, second_round=second_round,
-            match_facts=match_facts,
-        )  # fmt: skip
+            (dataset,),
+            question,
+            chosen.mode,
+            5,
+            legs=chosen.legs,
+            second_round=chosen.second_round,
+            match_facts=chosen.match_facts,
+        )
         started = time.perf_counter()
         outcome = await services.search.search(tenant, request)
         ms = (time.perf_counter() - started) * 1000

@@ -1,8 +1,10 @@
 """Embed facts for query-to-fact matching, after the graph step has recorded them.
 
-It runs at the end of every projection drain, off the graph's transaction: a failing or
-slow embedder delays fact matching, never the graph. Facts it could not embed stay NULL
-and are tried again at the next drain, as are facts recorded before fact vectors existed.
+It runs at the end of every projection drain, outside the graph's lock and transactions: a
+failing or slow embedder delays fact matching and the drain that called it, never another
+drain's graph work. Facts it could not embed stay NULL and are tried again at the next
+drain, as are facts recorded before fact vectors existed. One round runs at a time per
+process, so two drains never embed the same facts twice.
 """
 
 from __future__ import annotations
@@ -25,17 +27,19 @@ class FactVectors:
     def __init__(self, pool: Pool, embedders: Embedders) -> None:
         self._pool = pool
         self._embedders = embedders
+        self._lock = asyncio.Lock()
 
     async def embed_waiting(self, collections: list[UUID] | None = None) -> int:
         """Embed the facts still without a vector; returns how many were embedded. An
         embedder failure is logged and ends this round."""
         done = 0
-        try:
-            while batch := await self._waiting(collections):
-                await self._embed(batch)
-                done += len(batch)
-        except Exception:
-            log.warning("fact vectors: embedding failed; retrying at the next drain", exc_info=True)
+        async with self._lock:
+            try:
+                while batch := await self._waiting(collections):
+                    await self._embed(batch)
+                    done += len(batch)
+            except Exception:
+                log.warning("fact vectors: embedding failed; retrying next drain", exc_info=True)
         return done
 
     async def _waiting(self, collections: list[UUID] | None) -> list[FactText]:

@@ -71,8 +71,8 @@ class GraphProjector:
         async with self._lock:
             while (count := await self._batch(collections)) > 0:
                 handled += count
-            if self._facts is not None:
-                await self._facts.embed_waiting(collections)
+        if self._facts is not None:  # after the lock: a slow embedder holds no graph work
+            await self._facts.embed_waiting(collections)
         return handled
 
     async def waiting(self, collections: list[UUID]) -> int:

@@ -1,5 +1,5 @@
--- Query-to-fact matching (app/search/fact_seeds.py): each current fact's text, "subject
--- predicate object", embedded with its collection's model. NULL until the graph worker has
+-- Query-to-fact matching (app/search/fact_matching.py): each current fact's text, "subject
+-- predicate object", embedded with its collection's model. NULL until the graph projector has
 -- embedded it (app/knowledge/fact_vectors.py), which also fills in facts written before this.
 ALTER TABLE facts ADD COLUMN embedding vector;
 CREATE INDEX facts_unembedded ON facts (collection_id)
