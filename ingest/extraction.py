@@ -34,6 +34,7 @@ MAX_PAIRS_PER_CHUNK = 500
 MAX_SENTENCE_TOKENS = 300
 _LETTER = re.compile(r"[^\W\d_]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,15 @@ class Extractor:
         for index, doc in zip(covered, docs, strict=True):
             found[index] = [Named(e.text, e.label_, e.start_char, e.end_char) for e in doc.ents]
         return found
+
+    def relative_words(self, text: str) -> frozenset[int]:
+        """Where each wh-word that opens a relative clause starts: "where" of "the arena
+        where the team played", "who" of "the woman who portrayed". A question word there
+        names no answer type."""
+        if not is_covered(text):
+            return frozenset()
+        doc = self._nlp(text)
+        return frozenset(t.idx for t in doc if t.tag_ in _WH_TAGS and t.head.dep_ == "relcl")
 
     def mentions(self, text: str) -> list[Mention]:
         """Named entities of a short text (a query), no facts."""

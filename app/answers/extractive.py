@@ -11,6 +11,9 @@ no LLM. Deterministic: the same passages and question give the same answer.
    entity one of the best sentences names, into a passage about that entity that holds the
    rest (X's passage names the director; the director's passage holds the date). See
    app/answers/bridges.py.
+   A "which film …?" question that describes its answer is answered by the film a passage
+   of that chain is about: its document's title, when the opening sentence defines it as
+   a film (app/answers/subjects.py).
 4. A sentence near the answer stating an exception, or another value of the same kind as
    the answer in an equally relevant sentence, goes to `otherSide`; the answer is then not
    settled.
@@ -38,9 +41,11 @@ from app.answers.evidence import (
 )
 from app.answers.properties import holding, property_terms
 from app.answers.question import AnswerType, Comparison, Prefer, Question
-from app.answers.results import Claim, Draft, Quote
+from app.answers.results import Claim, Draft, Quote, Source
+from app.answers.subjects import defines_as, subject
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
+from ingest.analyzer import analyze
 from ingest.dates import parse_date
 
 FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similarity is high
@@ -57,6 +62,11 @@ _EXCEPTION = re.compile(
     re.I,
 )
 _QUOTES = {"ja": ("「", "」")}
+# Answer types a passage's own subject can be: names, not dates or numbers.
+SUBJECT_TYPES = frozenset(
+    {AnswerType.PERSON, AnswerType.PLACE, AnswerType.ORGANISATION, AnswerType.WORK}
+    | {AnswerType.EVENT, AnswerType.ENTITY}
+)
 
 
 class ExtractiveComposer:
@@ -167,10 +177,40 @@ class _Composition:
         found = values(best, self.question, wanted)
         hop = None if found and not _missing(best, self.question) else self._hop(bool(found))
         if hop is not None:
-            return [(hop.anchor, None), (hop.answer, hop.value)]
-        if self.question.typed and not found:
+            return self._subject_answer([(hop.anchor, None), (hop.answer, hop.value)])
+        chain = self._subject_answer([(best, found[0] if found else None)])
+        if self.question.typed and chain[-1][1] is None:
             self._gap(labels.gap(self.context.language, wanted))
-        return [(best, found[0] if found else None)]
+        return chain
+
+    def _subject_answer(
+        self, chain: list[tuple[Evidence, Value | None]]
+    ) -> list[tuple[Evidence, Value | None]]:
+        """For "which film …?", the thing a passage of the chain is about, when its
+        document's opening sentence defines it as a film and the question does not name
+        it: the question described it. Not when the value found already names it (a
+        fuller form of the same name stays as the passage writes it)."""
+        head, value = self.question.head, chain[-1][1]
+        if head is None or self.question.answer_type not in SUBJECT_TYPES:
+            return chain
+        asked = self.question.text.casefold()
+        for index in range(len(chain) - 1, -1, -1):
+            evidence = chain[index][0]
+            name = subject(evidence.source.hit.document.title)
+            if not name or name.casefold() in asked:
+                continue
+            if value is not None and _shares_a_word(name, value.text):
+                return chain
+            opening = self._opening(evidence.source)
+            if opening is not None and defines_as(opening.text, head):
+                kept = chain[:index] + ([] if opening is evidence else [(evidence, None)])
+                return [*kept, (opening, Value(name, 0, 0))]  # the title, not in the text
+        return chain
+
+    def _opening(self, source: Source) -> Evidence | None:
+        """The first sentence of a source that opens its document."""
+        own = [e for e in self.ranked if e.source is source and e.offset == 0]
+        return min(own, key=lambda e: e.sentence.start) if own else None
 
     def _hop(self, has_value: bool) -> Hop | None:
         """A bridge hop, unless the best sentence has the value and the hop has not
@@ -297,6 +337,10 @@ def _winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | 
     assert a is not None and b is not None
     first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
     return comparison.sides[0] if first_wins else comparison.sides[1]
+
+
+def _shares_a_word(a: str, b: str) -> bool:
+    return bool(set(analyze(a)) & set(analyze(b)))
 
 
 def _alike(a: str, b: str) -> bool:

@@ -95,7 +95,7 @@ _WH_PHRASE = re.compile(
 )
 _PHRASE_ENDS = frozenset(
     "is was are were be been did does do has had have can could will would may might"
-    " of in on at to from for by with that which who whom whose where when as and or".split()
+    " of in on at to from for by with that which who who's whom whose where when as and or".split()
 )
 
 _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
@@ -219,13 +219,13 @@ class Question:
         return self.answer_type not in (AnswerType.ANY, AnswerType.YES_NO)
 
 
-def _head(text: str) -> tuple[int, str, AnswerType] | None:
+def _head(text: str, relative: frozenset[int]) -> tuple[int, str, AnswerType] | None:
     """Where the question's "what X" or "which X" phrase starts, its head noun and the
     noun's kind. The phrase ends at a verb, a preposition or a comma; its head is its last
     noun of a known kind ("which American film director hosted"), else its last word,
     which asks for a name (ENTITY). Such a phrase counts from its end, so that a cue
-    inside it ("what nationality") comes first."""
-    found = _WH_PHRASE.search(text)
+    inside it ("what nationality") comes first. A relative "which" opens no phrase."""
+    found = next((m for m in _WH_PHRASE.finditer(text) if m.start() not in relative), None)
     if found is None:
         return None
     known, last, end = None, None, found.start("words")
@@ -245,11 +245,13 @@ def _head(text: str) -> tuple[int, str, AnswerType] | None:
     return found.start("words") + end, last, AnswerType.ENTITY
 
 
-def _answer_type(text: str) -> tuple[AnswerType, str | None]:
+def _answer_type(text: str, relative: frozenset[int]) -> tuple[AnswerType, str | None]:
     """The type of the question's first question word: a cue, or the kind of the noun of
-    "what X"; "who" later in "what position did the woman who…" does not count."""
-    cues = [(m.start(), i, t) for i, (p, t) in enumerate(_CUES) if (m := p.search(text))]
-    phrase = _head(text)
+    "what X"; "who" later in "what position did the woman who…" does not count, nor a
+    word that opens a relative clause ("the arena where they played … how many")."""
+    starts = [(_cue(pattern, text, relative), i, t) for i, (pattern, t) in enumerate(_CUES)]
+    cues = [cue for cue in starts if cue[0] >= 0]
+    phrase = _head(text, relative)
     if phrase is not None:
         cues.append((phrase[0], len(_CUES), phrase[2]))
     if not cues:
@@ -259,8 +261,16 @@ def _answer_type(text: str) -> tuple[AnswerType, str | None]:
     return answer_type, head
 
 
-def read_question(text: str) -> Question:
-    answer_type, head = _answer_type(text)
+def _cue(pattern: re.Pattern[str], text: str, relative: frozenset[int]) -> int:
+    """Where the pattern's first match outside a relative clause's opening word starts, or
+    -1."""
+    return next((m.start() for m in pattern.finditer(text) if m.start() not in relative), -1)
+
+
+def read_question(text: str, relative: frozenset[int] = frozenset()) -> Question:
+    """The question in `text`; `relative` holds where its relative clauses' opening
+    wh-words start (`Extractor.relative_words`), which are no question words."""
+    answer_type, head = _answer_type(text, relative)
     comparison = _comparison(text, answer_type)
     terms = tuple(dict.fromkeys(t for t in analyze(text) if _is_content(t)))
     return Question(text, answer_type, comparison, terms, _unit(text), head)

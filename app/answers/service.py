@@ -65,11 +65,12 @@ class _Run:
     started: float = field(default_factory=time.perf_counter)
     sources: list[Source] = field(default_factory=list)
     query_used: str = ""
+    relative: frozenset[int] = frozenset()  # where query_used's relative clauses open
     degraded: bool = False
     missing_legs: list[str] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     first_delta: float | None = None
-    passages: dict[str, str] = field(default_factory=dict)  # each source's text, by ref
+    passages: dict[str, str] = field(default_factory=dict)  # what claims are checked against
     composing: bool = False  # a model has started; from here on the run is charged
     metered: bool = False
 
@@ -209,17 +210,18 @@ class Answers:
         run.query_used = await asyncio.to_thread(
             lambda: standalone(run.request.query, history, extractor())
         )
+        run.relative = await asyncio.to_thread(extractor().relative_words, run.query_used)
         search = replace(run.request.search, query=run.query_used)
         outcome = await self._search.search(tenant, search)
         run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(outcome.hits)]
-        run.passages = {s.ref: s.hit.text for s in run.sources}
+        run.passages = {s.ref: _checked_text(s) for s in run.sources}
         run.degraded = outcome.degraded
         run.missing_legs = [leg.value for leg in outcome.missing_legs]
         return AnswerSources(run.sources, run.query_used, run.degraded, run.missing_legs)
 
     def _context(self, run: _Run, targets: list[Collection]) -> ComposeContext:
         return ComposeContext(
-            question=read_question(run.query_used),
+            question=read_question(run.query_used, run.relative),
             sources=run.sources,
             language=run.language.code,
             embedding_model=targets[0].embedding_model,
@@ -288,3 +290,10 @@ def _joined(run: _Run, claim: Claim) -> str:
 
 async def _nothing() -> AsyncIterator[Claim | Draft]:
     yield Draft(abstain_reason="NO_CONTEXT")
+
+
+def _checked_text(source: Source) -> str:
+    """What a source holds for checking a claim: its text and its document's title, which
+    the sources list shows and the prompt gives the model ("Picric acid — …" names the
+    passage's own subject)."""
+    return f"{source.hit.document.title}\n{source.hit.text}"

@@ -96,3 +96,14 @@ def test_uncovered_language_is_skipped_and_noted(extractor: Extractor) -> None:
 )
 def test_dates_keep_their_precision(text: str, expected: DateValue | None) -> None:
     assert parse_date(text) == expected
+
+
+def test_relative_words_are_the_wh_words_that_open_a_relative_clause(
+    extractor: Extractor,
+) -> None:
+    text = "The arena where the team played its home games can seat how many people?"
+    assert extractor.relative_words(text) == frozenset({text.index("where")})
+    assert extractor.relative_words("Where was the director of the film born?") == frozenset()
+    asked = "Who was the writer of the song and who died in 2007?"
+    assert extractor.relative_words(asked) == frozenset()
+    assert extractor.relative_words("מי היה מפקד האירוע?") == frozenset()

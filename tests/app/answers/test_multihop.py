@@ -91,3 +91,27 @@ def test_a_property_of_two_names_is_read_in_each_ones_passage(
     found, answer = short(films, query)
     assert found == expected
     assert len({s["document"]["title"] for s in answer["sources"] if s["cited"]}) == 2
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Which film was shot on the coast near Ålesund?", "Blue Lantern"),
+        ("Which director was born in Bergen and trained as a painter?", "Maren Olsvik"),
+    ],
+)
+def test_a_described_thing_is_the_subject_of_the_passage_that_fits(
+    films: tuple[GraphQLClient, str], query: str, expected: str
+) -> None:
+    """The sentence that fits names no film ("It was shot …"): the answer is what its
+    passage is about, because the page's opening sentence calls it a film."""
+    found, answer = short(films, query)
+    assert found == expected
+    assert answer["claims"][-1]["status"] == "SUPPORTED"
+    assert expected in {s["document"]["title"] for s in answer["sources"] if s["cited"]}
+
+
+def test_a_subject_of_another_kind_is_not_the_answer(films: tuple[GraphQLClient, str]) -> None:
+    """Her page fits, but it calls her a director, not an actor."""
+    found, _ = short(films, "Which actor was born in Bergen and trained as a painter?")
+    assert found != "Maren Olsvik"

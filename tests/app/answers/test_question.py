@@ -47,6 +47,19 @@ def test_the_first_question_word_decides_not_a_later_relative_one() -> None:
     )
 
 
+def test_a_relative_clause_opening_word_is_no_question_word() -> None:
+    """Given where the parse found relative clauses, "where" of "the arena where …" and
+    "which" of "the university which was founded" name no answer type."""
+    arena = "The arena where the team played its home games can seat how many people?"
+    assert read_question(arena).answer_type is AnswerType.PLACE
+    relative = frozenset({arena.index("where")})
+    assert read_question(arena, relative).answer_type is AnswerType.NUMBER
+    founded = "He represented the university which was founded in what year?"
+    relative = frozenset({founded.index("which")})
+    assert read_question(founded).answer_type is AnswerType.ENTITY
+    assert read_question(founded, relative).answer_type is AnswerType.DATE
+
+
 def test_sides_without_a_comma_are_the_capitalised_names_around_or() -> None:
     question = read_question("who is younger Keith Bostic or Jerry Glanville ?")
     assert question.comparison is not None
