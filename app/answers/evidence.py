@@ -321,7 +321,9 @@ def _dates(evidence: Evidence, question: Question) -> list[Value]:
         if _is_when(p) and p.text.casefold() not in asked
     ]
     if named:
-        found = _by_life_event([_widened(evidence.text, v) for v in named], question)
+        found = [_widened(evidence.text, v) for v in named]
+        if _is_lifespan(evidence):
+            return _by_life_event(found, question)
         terms = frozenset(question.terms)
         return sorted(found, key=lambda v: -nearness(evidence, v, terms))
     return [

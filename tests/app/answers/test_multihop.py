@@ -26,6 +26,8 @@ PAGES = {  # titled by their keys; the markdown headings would serve as well
     " Ivo Marsh.\n",
     "ivo-marsh": "# Ivo Marsh\n\nIvo Marsh (born 1938 in Leeds) was an English director of"
     " thrillers.\n",
+    "carla-rossi": "# Carla Rossi\n\nCarla Rossi (born 3 May 1956) is an Italian physicist who"
+    " has worked in Italy, in Spain and, since 2000, in France.\n",
     "harbour-museum": "# Harbour Museum\n\nThe Harbour Museum is a maritime museum in Fjordby,"
     " a town in Vestland County. It opened in 1952.\n",
 }
@@ -115,3 +117,11 @@ def test_a_subject_of_another_kind_is_not_the_answer(films: tuple[GraphQLClient,
     """Her page fits, but it calls her a director, not an actor."""
     found, _ = short(films, "Which actor was born in Bergen and trained as a painter?")
     assert found != "Maren Olsvik"
+
+
+def test_of_two_dates_the_one_next_to_the_question_s_words_answers(
+    films: tuple[GraphQLClient, str],
+) -> None:
+    """Her birth date comes first in the sentence; "since 2000, in France" answers."""
+    found, _ = short(films, "Since what year has the physicist Carla Rossi worked in France?")
+    assert found == "2000"
