@@ -44,6 +44,7 @@ from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker
 from app.search.logs import SearchLogs
 from app.search.service import Search
+from app.search.warmup import WarmUp
 from app.settings import LlmSettings, Settings
 from app.tenancy.keys import ApiKeys
 from app.tenancy.plans import Plans
@@ -85,6 +86,7 @@ class Services:
     plans: Plans
     preflight: Preflight
     metering: Metering
+    warm_up: WarmUp
 
     async def close(self) -> None:
         await self.keyword_index.close()
@@ -116,6 +118,7 @@ async def running_services(
 
 def _background(services: Services) -> list[Coroutine[Any, Any, None]]:
     return [
+        services.warm_up.run(services.search),
         run_projection_loop(services.projector),
         services.worker.run_forever(services.projector.wake),
         run_themes_loop(services.themes),
@@ -189,6 +192,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         plans=Plans(pool),
         preflight=access.preflight,
         metering=access.metering,
+        warm_up=WarmUp(),
     )
 
 

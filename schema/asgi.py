@@ -56,17 +56,20 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
+    """Ready when both databases answer and the warm-up has ended (app/search/warmup.py):
+    until then a balancer keeps sending the first users elsewhere."""
     services: Services = request.app.state.services
     backends = await check_backends(services)
     down = [b.name for b in backends if not b.up]
+    status = "unavailable" if down else "ready" if services.warm_up.done else "warming"
     body = {
-        "status": "unavailable" if down else "ready",
+        "status": status,
         "down": down,
         "backends": {
             b.name: {"up": b.up, "latencyMs": b.latency_ms, "error": b.error} for b in backends
         },
     }
-    return JSONResponse(body, status_code=503 if down else 200)
+    return JSONResponse(body, status_code=200 if status == "ready" else 503)
 
 
 logging.getLogger("neo4j").setLevel(logging.WARNING)

@@ -40,6 +40,10 @@ class Embedders:
                 self._loaded[model_id] = self._load(model_id)
             return self._loaded[model_id]
 
+    def warm_up(self) -> None:
+        """Load the local model and run it once (a remote one costs a call: not warmed)."""
+        self.get(LOCAL_MODEL).embed(["warm-up"], True)
+
     def _load(self, model_id: str) -> Embedder:
         if model_id == LOCAL_MODEL:
             return MiniLM()

@@ -13,13 +13,14 @@ recall on both shared sets, bench/RESULTS.md.)
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from uuid import uuid4
 
 from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.edges import Edge, Evidence, RelationshipPath, path_of
-from graph.relationships import edges_between
-from graph.temporal import TimeFilter
+from graph.relationships import edges_between, with_cooccurrence_evidence
+from graph.temporal import NOW, TimeFilter
 from retrieval.ppr import Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import CuedPassage
 from store import mentions
@@ -102,6 +103,17 @@ class GraphDiscovery:
 
         built = {c: path_of(path, edges, rows, same_chunk) for c, path in entity_paths.items()}
         return {c: path for c, path in built.items() if path is not None}
+
+    async def warm_up(self) -> None:
+        """Have Neo4j compile the queries that build relationship paths, for a key with and
+        without content scopes (their Cypher differs), against a tenant that does not exist:
+        a plan is cached by the query's text, so the first real search finds it compiled."""
+        nobody = Tenant(uuid4(), "warm-up")
+        trails = {"c2": ["e1", "c1", "e2", "c2"]}
+        for scopes in ((), ("warm-up",)):
+            await self.paths(replace(nobody, content_scopes=scopes), trails, NOW)
+        met = Edge("CO_OCCURRENCE", "e1", "e2", 1.0, [Evidence("d1", None, None, None)])
+        await with_cooccurrence_evidence(self._graph, str(nobody.id), [met])
 
     async def _weigh_by_cues(
         self, tenant: Tenant, sub: Subgraph, start: Restart, cues: frozenset[str]

@@ -74,6 +74,7 @@ class Search:
         self._collections = collections
         self._embedders = embedders
         self._legs = SearchLegs(pool, keyword_index, linker, discovery)
+        self._linker = linker
         self._discovery = discovery
         self._vectors = QueryVectors()
         self._reranker = reranker
@@ -86,6 +87,15 @@ class Search:
         """Empty the query-embedding cache, so that the next searches embed their queries
         as first-time queries do (benchmarks measure those)."""
         self._vectors.clear()
+
+    async def warm_up(self) -> None:
+        """Load the entity pipeline and the local embedding model, and have Neo4j compile
+        the relationship paths' queries (app/search/warmup.py)."""
+        await asyncio.gather(
+            asyncio.to_thread(self._linker.extractor),
+            asyncio.to_thread(self._embedders.warm_up),
+            self._discovery.warm_up(),
+        )
 
     async def close(self) -> None:
         if self._reranker is not None:

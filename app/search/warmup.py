@@ -1,0 +1,45 @@
+"""Warming search up when a server starts, so that its first users' searches are not the
+slow ones.
+
+Cold, the first search after a start took 1.6 s where a warm one takes 0.1–0.2 s: spaCy's
+pipeline and the embedding model load on first use, and Neo4j compiles the query plans of
+the relationship paths the first time it sees them. The warm-up loads both models and
+runs each path query once against a tenant that does not exist, so nothing is read.
+Readiness (`/readyz`) waits for it; a failure is logged, and readiness waits no longer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+
+class Warmable(Protocol):
+    async def warm_up(self) -> None: ...
+
+
+class WarmUp:
+    def __init__(self) -> None:
+        self._done = asyncio.Event()
+        self.seconds: float | None = None
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    async def wait(self) -> None:
+        await self._done.wait()
+
+    async def run(self, target: Warmable) -> None:
+        started = time.perf_counter()
+        try:
+            await target.warm_up()
+        except Exception:  # an optimisation only: the server serves cold instead
+            log.warning("warm-up failed; the first searches will be slower", exc_info=True)
+        finally:
+            self.seconds = time.perf_counter() - started
+            self._done.set()
