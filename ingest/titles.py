@@ -32,9 +32,14 @@ class TitleSubject:
     group: str
 
 
+def without_qualifier(title: str) -> str:
+    """The title without a trailing qualifier in parentheses ("Kiss and Tell (1945 film)")."""
+    return " ".join(_QUALIFIER.sub("", title).split())
+
+
 def subject_name(title: str) -> str | None:
     """The title without its qualifier, when it reads like a name."""
-    name = " ".join(_QUALIFIER.sub("", title).split())
+    name = without_qualifier(title)
     words = name.split()
     if not words or len(words) > MAX_WORDS:
         return None

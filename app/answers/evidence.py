@@ -144,7 +144,7 @@ def _typed(evidence: Evidence, question: Question) -> bool:
     found = values(evidence, question, question.answer_type)
     if question.answer_type is AnswerType.ENTITY:
         head = question.head
-        return head is not None and any(_holds_the_head(v.text, head) for v in found)
+        return head is not None and any(shares_a_term(v.text, head) for v in found)
     return bool(found)
 
 
@@ -232,11 +232,12 @@ def _alike(a: str, b: str) -> bool:
 
 def _names_the_head(named: Named | Value, question: Question) -> bool:
     """ "Fairfax County" answers "what county" before any other place does."""
-    return question.head is not None and _holds_the_head(named.text, question.head)
+    return question.head is not None and shares_a_term(named.text, question.head)
 
 
-def _holds_the_head(text: str, head: str) -> bool:
-    return bool(set(analyze(head)) & set(analyze(text)))
+def shares_a_term(text: str, other: str) -> bool:
+    """Whether two texts share an analyzer term."""
+    return bool(set(analyze(other)) & set(analyze(text)))
 
 
 def _with_parts(text: str, named: Named, everything: list[Named]) -> Value:

@@ -37,16 +37,17 @@ from app.answers.evidence import (
     held_terms,
     passage_overlap,
     score,
+    shares_a_term,
     values,
 )
 from app.answers.properties import holding, property_terms
 from app.answers.question import AnswerType, Comparison, Prefer, Question
 from app.answers.results import Claim, Draft, Quote, Source
-from app.answers.subjects import defines_as, subject
+from app.answers.subjects import defines_as
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
-from ingest.analyzer import analyze
 from ingest.dates import parse_date
+from ingest.titles import without_qualifier
 
 FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similarity is high
 DENSE_FLOOR = (0.25, 0.55)  # overlap and similarity that pass together
@@ -196,10 +197,10 @@ class _Composition:
         asked = self.question.text.casefold()
         for index in range(len(chain) - 1, -1, -1):
             evidence = chain[index][0]
-            name = subject(evidence.source.hit.document.title)
+            name = without_qualifier(evidence.source.hit.document.title)
             if not name or name.casefold() in asked:
                 continue
-            if value is not None and _shares_a_word(name, value.text):
+            if value is not None and shares_a_term(name, value.text):
                 return chain
             opening = self._opening(evidence.source)
             if opening is not None and defines_as(opening.text, head):
@@ -337,10 +338,6 @@ def _winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | 
     assert a is not None and b is not None
     first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
     return comparison.sides[0] if first_wins else comparison.sides[1]
-
-
-def _shares_a_word(a: str, b: str) -> bool:
-    return bool(set(analyze(a)) & set(analyze(b)))
 
 
 def _alike(a: str, b: str) -> bool:

@@ -20,7 +20,7 @@ from app.answers.language import Language, language_of
 from app.answers.prompt import CHARS_PER_TOKEN
 from app.answers.question import read_question
 from app.answers.quotes import verify_quotes
-from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy
+from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy, Message
 from app.answers.results import (
     Answer,
     AnswerDelta,
@@ -44,6 +44,7 @@ from app.tenancy.auth import Tenant
 from app.tenancy.preflight import ModelRun, Preflight
 from app.tenancy.principal import Principal, Scope
 from app.tenancy.usage import Charge, Consumed, Metering
+from ingest.extraction import Extractor
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
 
@@ -207,10 +208,9 @@ class Answers:
     async def _retrieve(self, tenant: Tenant, run: _Run) -> AnswerSources:
         history = run.request.history
         extractor = self._linker.extractor
-        run.query_used = await asyncio.to_thread(
-            lambda: standalone(run.request.query, history, extractor())
+        run.query_used, run.relative = await asyncio.to_thread(
+            lambda: _read_query(run.request.query, history, extractor())
         )
-        run.relative = await asyncio.to_thread(extractor().relative_words, run.query_used)
         search = replace(run.request.search, query=run.query_used)
         outcome = await self._search.search(tenant, search)
         run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(outcome.hits)]
@@ -290,6 +290,14 @@ def _joined(run: _Run, claim: Claim) -> str:
 
 async def _nothing() -> AsyncIterator[Claim | Draft]:
     yield Draft(abstain_reason="NO_CONTEXT")
+
+
+def _read_query(
+    query: str, history: tuple[Message, ...], extractor: Extractor
+) -> tuple[str, frozenset[int]]:
+    """The standalone query, and where its relative clauses open."""
+    used = standalone(query, history, extractor)
+    return used, extractor.relative_words(used)
 
 
 def _checked_text(source: Source) -> str:

@@ -3,8 +3,9 @@ sentence defines it ("Charmed is an American television series …").
 
 A "which series …?" question is often answered by what a passage is about rather than by a
 name inside it: the question describes the thing, and the passage that matches the
-description is the thing's own. Its title is then the answer, when the opening sentence
-says the title's thing is of the kind the question asks for.
+description is the thing's own. Its title (`ingest.titles.without_qualifier`) is then the
+answer, when the opening sentence says the title's thing is of the kind the question asks
+for.
 """
 
 from __future__ import annotations
@@ -16,14 +17,8 @@ from ingest.analyzer import analyze
 
 DEFINITION_WORDS = 10  # words after "is" read for the kind of thing the subject is
 _COPULA = re.compile(r"\b(?:is|was|are|were)\s", re.I)
-_DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")  # "Kiss and Tell (1945 film)"
 _RELATIVE = frozenset({"who", "whom", "whose", "which", "that"})
 _PUNCTUATION = ".,;:()\"'“”‘’"
-
-
-def subject(title: str) -> str:
-    """The name a title gives its subject, without a disambiguating parenthesis."""
-    return _DISAMBIGUATION.sub("", title).strip()
 
 
 def kinds(opening: str) -> frozenset[str]:

@@ -1,7 +1,7 @@
 """Warming search up when a server starts, so that its first users' searches are not the
 slow ones.
 
-Cold, the first search after a start took 1.6 s where a warm one takes 0.1–0.2 s: spaCy's
+Cold, the first search after a start took 1.9–2.8 s where a warm one takes 0.1–0.2 s: spaCy's
 pipeline and the embedding model load on first use, and Neo4j compiles the query plans of
 the relationship paths the first time it sees them. The warm-up loads both models and
 runs each path query once against a tenant that does not exist, so nothing is read.
@@ -30,9 +30,6 @@ class WarmUp:
     @property
     def done(self) -> bool:
         return self._done.is_set()
-
-    async def wait(self) -> None:
-        await self._done.wait()
 
     async def run(self, target: Warmable) -> None:
         started = time.perf_counter()

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from ingest.extraction import Mention
-from ingest.titles import UNKNOWN_GROUP, subject_name, title_mention, title_subject
+from ingest.titles import (
+    UNKNOWN_GROUP,
+    subject_name,
+    title_mention,
+    title_subject,
+    without_qualifier,
+)
 
 
 def test_a_title_reads_as_a_name_without_its_qualifier() -> None:
@@ -25,3 +31,8 @@ def test_its_type_comes_from_the_documents_own_mentions_first() -> None:
 def test_the_mention_is_an_empty_span_at_the_chunk_start() -> None:
     mention = title_mention(title_subject("Lisbon", "PLACE", []), 120)
     assert (mention.start, mention.end, mention.label) == (120, 120, "TITLE")
+
+
+def test_the_subject_is_the_title_without_its_disambiguation() -> None:
+    assert without_qualifier("Kiss and Tell (1945 film)") == "Kiss and Tell"
+    assert without_qualifier("Picric acid") == "Picric acid"

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from app.answers.subjects import defines_as, kinds, subject
-
-
-def test_the_subject_is_the_title_without_its_disambiguation() -> None:
-    assert subject("Kiss and Tell (1945 film)") == "Kiss and Tell"
-    assert subject("Picric acid") == "Picric acid"
+from app.answers.subjects import defines_as, kinds
 
 
 def test_the_kind_is_read_after_the_copula_up_to_a_relative_clause() -> None:
