@@ -39,6 +39,7 @@ bench: setup
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.corpus
 	$(BIN)/python -m bench.access
+	$(BIN)/python -m bench.warmup
 
 # Kept between runs and shared by both: indexing each dataset takes minutes.
 bench-quality: setup

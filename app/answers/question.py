@@ -182,6 +182,14 @@ _PAIR = re.compile(
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")  # lower case: "The Mask" keeps its article
 _LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
 _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
+# "Was Angus Wagner or Juan Carlos Falcón born first?": the verb that opens the question is
+# not part of the first side, nor "born first" of the second (lower case, after the name).
+_AUXILIARY = re.compile(r"^(?i:is|are|was|were|do|does|did|has|have|had)\s+(?=[A-Z0-9])")
+# Lower case only: a title may hold the word ("Dr. Who and the Daleks").
+_NOT_A_SIDE = re.compile(
+    r"\b(?:what|which|who|whom|whose|where|when|how)\b"
+    r"|^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b"
+)
 _QUESTION_WORDS = frozenset(
     analyze(
         "who whom whose what which when where why how many much long old far first earlier"
@@ -316,9 +324,17 @@ def _sides(text: str) -> tuple[str, str] | None:
     for pattern in _SIDES:
         found = pattern.search(text)
         a, b = (_ARTICLE.sub("", found.group(k).strip()) for k in "ab") if found else ("", "")
-        if a and b:
+        a, b = _AUXILIARY.sub("", a), _TRAILING.sub("", b)
+        if a and b and _is_side(a) and _is_side(b):
             return a, b
     return None
+
+
+def _is_side(text: str) -> bool:
+    """A side names a thing: it holds no question word ("… and what other film") and does
+    not open with a verb ("has a set of companion books …", "is written"), as clauses
+    around "and" in a long question do."""
+    return not _NOT_A_SIDE.search(text)
 
 
 def _is_content(term: str) -> bool:

@@ -125,3 +125,13 @@ def test_of_two_dates_the_one_next_to_the_question_s_words_answers(
     """Her birth date comes first in the sentence; "since 2000, in France" answers."""
     found, _ = short(films, "Since what year has the physicist Carla Rossi worked in France?")
     assert found == "2000"
+
+
+def test_was_a_or_b_born_first_compares_the_two_people(
+    films: tuple[GraphQLClient, str],
+) -> None:
+    """The question's opening verb and its closing words are no part of either name."""
+    found, answer = short(films, "Was Maren Olsvik or Ivo Marsh born first?")
+    assert found == "Maren Olsvik"
+    cited = {s["document"]["title"] for s in answer["sources"] if s["cited"]}
+    assert cited == {"Maren Olsvik", "Ivo Marsh"}

@@ -107,3 +107,34 @@ def test_both_and_which_side_questions_ask_about_a_property() -> None:
     holds = read_question("Who was also an actor, Serri or John Fogerty?").comparison
     assert holds is not None and holds.prefer is Prefer.HOLDS
     assert holds.sides == ("Serri", "John Fogerty")
+
+
+def test_the_opening_verb_and_trailing_words_are_no_part_of_a_side() -> None:
+    """ "Was A or B born first?" compares A and B, not "Was A" and "B born first"."""
+    question = read_question("Was Maren Olsvik or Ivo Marsh born first?")
+    assert question.comparison is not None
+    assert question.comparison.sides == ("Maren Olsvik", "Ivo Marsh")
+    assert question.comparison.prefer is Prefer.EARLIER
+    public = read_question("Is Harbour Museum or Blue Lantern older?").comparison
+    assert public is not None and public.sides == ("Harbour Museum", "Blue Lantern")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What series, told in first person, has a set of companion books and alien species?",
+        'The same man wrote "Street Kings", "Fury" and what other film?',
+        "During the siege, which General of Ireland and General of India stormed the castle?",
+    ],
+)
+def test_clauses_around_and_are_not_the_sides_of_a_comparison(text: str) -> None:
+    """A side names a thing: one that holds a question word or opens with a verb is a
+    clause of a long question, which then asks for a value, not a choice."""
+    assert read_question(text).comparison is None
+
+
+def test_a_question_word_inside_a_title_stays_a_side() -> None:
+    """Capitalised, "Who" is part of a name, not a question word."""
+    question = read_question("Which film came out later, Felices 140 or Dr. Who and the Daleks?")
+    assert question.comparison is not None
+    assert question.comparison.sides == ("Felices 140", "Dr. Who and the Daleks")
