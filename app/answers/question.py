@@ -152,6 +152,13 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     (re.compile(r"後に|遅い|最後"), Prefer.LATER),
 )
 _SIDES = (
+    # Set off by commas inside the question: "Which novelist, J. G. Farrell or Louis
+    # Aragon, wrote of …?"
+    re.compile(r",\s*(?P<a>[^,?]+?)\s+or\s+(?P<b>[^,?]+?)\s*,"),
+    # "or" splits before "and" does: "Bedknobs and Broomsticks or The Muppet Christmas Carol"
+    re.compile(
+        r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+or\s+(?P<b>[^,?]+?)\s*\??\s*$", re.I
+    ),
     re.compile(
         r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+(?:or|and)\s+(?P<b>[^,?]+?)\s*\??\s*$",
         re.I,

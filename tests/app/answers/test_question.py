@@ -138,3 +138,21 @@ def test_a_question_word_inside_a_title_stays_a_side() -> None:
     question = read_question("Which film came out later, Felices 140 or Dr. Who and the Daleks?")
     assert question.comparison is not None
     assert question.comparison.sides == ("Felices 140", "Dr. Who and the Daleks")
+
+
+def test_or_splits_the_sides_before_and_does() -> None:
+    """A name may hold "and"; the choice is between what stands around "or"."""
+    question = read_question(
+        "Which film is older, Bedknobs and Broomsticks or The Muppet Christmas Carol?"
+    )
+    assert question.comparison is not None
+    assert question.comparison.sides == ("Bedknobs and Broomsticks", "The Muppet Christmas Carol")
+
+
+def test_sides_set_off_by_commas_inside_the_question() -> None:
+    question = read_question(
+        "Which canal, Miami Canal or Dundee Canal, also supplies power and water to mills?"
+    )
+    assert question.comparison is not None
+    assert question.comparison.sides == ("Miami Canal", "Dundee Canal")
+    assert question.comparison.prefer is Prefer.HOLDS
