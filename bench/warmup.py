@@ -22,15 +22,21 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from app.localdb.stack import local_stack, stack_services
-from bench.quality import ensure_corpus, questions
+from bench.quality import DATASETS, ensure_corpus, questions
 from retrieval.request import Mode, SearchRequest
 
 DEFAULT_KEEP = Path(".data/bench")
 
 
-async def one_round(dataset: str, keep: Path, warm: bool, searches: int) -> dict[str, object]:
+class Round(TypedDict):
+    warm_up_s: float | None  # None in a cold round
+    ms: list[float]  # each search, in order
+
+
+async def one_round(dataset: str, keep: Path, warm: bool, searches: int) -> Round:
     """One cold process: optionally warm up, then time each search."""
     with local_stack(keep_in=keep / dataset) as stack:
         async with stack_services(stack) as services:
@@ -38,43 +44,37 @@ async def one_round(dataset: str, keep: Path, warm: bool, searches: int) -> dict
             started = time.perf_counter()
             if warm:
                 await services.search.warm_up()
-            warm_up_s = time.perf_counter() - started
+            warm_up_s = time.perf_counter() - started if warm else None
             times = []
             for item in questions(dataset, searches):
                 request = SearchRequest((dataset,), item["question"], Mode.HYBRID, 5)
                 began = time.perf_counter()
                 await services.search.search(tenant, request)
                 times.append((time.perf_counter() - began) * 1000)
-    return {"warm_up_s": warm_up_s if warm else None, "ms": times}
+    return {"warm_up_s": warm_up_s, "ms": times}
 
 
-def child(args: argparse.Namespace, warm: bool) -> dict[str, object]:
+def child(args: argparse.Namespace, warm: bool) -> Round:
     """A round in its own process: nothing loaded, nothing compiled."""
     command = [sys.executable, "-m", "bench.warmup", "--round", "warm" if warm else "cold"]
     command += ["--dataset", args.dataset, "--keep", str(args.keep)]
     command += ["--searches", str(args.searches)]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: Round = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 
-def report(cold: list[dict[str, object]], warm: list[dict[str, object]]) -> None:
+def report(cold: list[Round], warm: list[Round]) -> None:
     print(f"\n### first searches after a start ({len(cold)} rounds each, HYBRID topK 5)\n")
     print("| search | cold ms (baseline) | after the warm-up ms | ratio |")
     print("|---|---|---|---|")
-    columns = zip(*(_ms(r) for r in cold), strict=True)
-    warmed = zip(*(_ms(r) for r in warm), strict=True)
+    columns = zip(*(r["ms"] for r in cold), strict=True)
+    warmed = zip(*(r["ms"] for r in warm), strict=True)
     for index, (a, b) in enumerate(zip(columns, warmed, strict=True), start=1):
         ratio = statistics.median(b) / statistics.median(a)
         print(f"| {index} | {_cell(a)} | {_cell(b)} | {ratio:.2f}x |")
-    took = [float(str(r["warm_up_s"])) for r in warm]
+    took = [r["warm_up_s"] or 0.0 for r in warm]
     print(f"\n- the warm-up itself: {' / '.join(f'{s:.2f}' for s in took)} s")
-
-
-def _ms(result: dict[str, object]) -> list[float]:
-    found = result["ms"]
-    assert isinstance(found, list)
-    return [float(v) for v in found]
 
 
 def _cell(values: tuple[float, ...]) -> str:
@@ -83,7 +83,7 @@ def _cell(values: tuple[float, ...]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--dataset", choices=("2wiki", "hotpotqa"), default="hotpotqa")
+    parser.add_argument("--dataset", choices=DATASETS, default="hotpotqa")
     parser.add_argument("--keep", type=Path, default=DEFAULT_KEEP, help="kept databases")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of each condition")
     parser.add_argument("--searches", type=int, default=5, help="searches per round")

@@ -151,18 +151,15 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     (re.compile(r"先に|早い|最初"), Prefer.EARLIER),
     (re.compile(r"後に|遅い|最後"), Prefer.LATER),
 )
+# Two sides at the end of the question, after a comma, a colon, "between" or "out of".
+_AT_THE_END = r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+{joined}\s+(?P<b>[^,?]+?)\s*\??\s*$"
 _SIDES = (
     # Set off by commas inside the question: "Which novelist, J. G. Farrell or Louis
     # Aragon, wrote of …?"
     re.compile(r",\s*(?P<a>[^,?]+?)\s+or\s+(?P<b>[^,?]+?)\s*,"),
     # "or" splits before "and" does: "Bedknobs and Broomsticks or The Muppet Christmas Carol"
-    re.compile(
-        r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+or\s+(?P<b>[^,?]+?)\s*\??\s*$", re.I
-    ),
-    re.compile(
-        r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+(?:or|and)\s+(?P<b>[^,?]+?)\s*\??\s*$",
-        re.I,
-    ),
+    re.compile(_AT_THE_END.format(joined="or"), re.I),
+    re.compile(_AT_THE_END.format(joined="(?:or|and)"), re.I),
     # "Who is younger Keith Bostic or Jerry Glanville?": the capitalised run before "or"
     re.compile(
         r"(?P<a>(?:[A-Z0-9][\w'.&-]*\s+)*?[A-Z0-9][\w'.&-]*)\s+or\s+(?P<b>[A-Z0-9][^,?]*?)\s*\?\s*$"
@@ -191,11 +188,12 @@ _LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
 _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
 # "Was Angus Wagner or Juan Carlos Falcón born first?": the verb that opens the question is
 # not part of the first side, nor "born first" of the second (lower case, after the name).
-_AUXILIARY = re.compile(r"^(?i:is|are|was|were|do|does|did|has|have|had)\s+(?=[A-Z0-9])")
+_OPENING_VERBS = "is|are|was|were|do|does|did|has|have|had"
+_AUXILIARY = re.compile(rf"^(?i:{_OPENING_VERBS})\s+(?=[A-Z0-9])")
 # Lower case only: a title may hold the word ("Dr. Who and the Daleks").
 _NOT_A_SIDE = re.compile(
     r"\b(?:what|which|who|whom|whose|where|when|how)\b"
-    r"|^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b"
+    rf"|^(?:{_OPENING_VERBS}|can|could|will|would)\b"
 )
 _QUESTION_WORDS = frozenset(
     analyze(

@@ -10,7 +10,6 @@ Readiness (`/readyz`) waits for it; a failure is logged, and readiness waits no 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Protocol
@@ -24,12 +23,11 @@ class Warmable(Protocol):
 
 class WarmUp:
     def __init__(self) -> None:
-        self._done = asyncio.Event()
-        self.seconds: float | None = None
+        self.seconds: float | None = None  # how long it took, once it has ended
 
     @property
     def done(self) -> bool:
-        return self._done.is_set()
+        return self.seconds is not None
 
     async def run(self, target: Warmable) -> None:
         started = time.perf_counter()
@@ -39,4 +37,3 @@ class WarmUp:
             log.warning("warm-up failed; the first searches will be slower", exc_info=True)
         finally:
             self.seconds = time.perf_counter() - started
-            self._done.set()

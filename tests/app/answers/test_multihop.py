@@ -55,13 +55,17 @@ def short(films: tuple[GraphQLClient, str], query: str) -> tuple[str | None, dic
     return answer["brief"]["shortAnswer"], answer
 
 
+def cited_titles(answer: dict[str, Any]) -> set[str]:
+    return {s["document"]["title"] for s in answer["sources"] if s["cited"]}
+
+
 def test_the_answer_is_read_in_the_passage_of_the_bridge(
     films: tuple[GraphQLClient, str],
 ) -> None:
     found, answer = short(films, "Where was the director of film Blue Lantern born?")
     assert found == "Bergen"
-    cited = {s["document"]["title"] for s in answer["sources"] if s["cited"]}
-    assert cited == {"Blue Lantern", "Maren Olsvik"}  # the film names her; her page says where
+    # the film names her; her page says where
+    assert cited_titles(answer) == {"Blue Lantern", "Maren Olsvik"}
 
 
 def test_the_bridge_is_the_entity_the_question_relates_to(
@@ -92,7 +96,7 @@ def test_a_property_of_two_names_is_read_in_each_ones_passage(
 ) -> None:
     found, answer = short(films, query)
     assert found == expected
-    assert len({s["document"]["title"] for s in answer["sources"] if s["cited"]}) == 2
+    assert len(cited_titles(answer)) == 2
 
 
 @pytest.mark.parametrize(
@@ -110,7 +114,7 @@ def test_a_described_thing_is_the_subject_of_the_passage_that_fits(
     found, answer = short(films, query)
     assert found == expected
     assert answer["claims"][-1]["status"] == "SUPPORTED"
-    assert expected in {s["document"]["title"] for s in answer["sources"] if s["cited"]}
+    assert expected in cited_titles(answer)
 
 
 def test_a_subject_of_another_kind_is_not_the_answer(films: tuple[GraphQLClient, str]) -> None:
@@ -133,5 +137,4 @@ def test_was_a_or_b_born_first_compares_the_two_people(
     """The question's opening verb and its closing words are no part of either name."""
     found, answer = short(films, "Was Maren Olsvik or Ivo Marsh born first?")
     assert found == "Maren Olsvik"
-    cited = {s["document"]["title"] for s in answer["sources"] if s["cited"]}
-    assert cited == {"Maren Olsvik", "Ivo Marsh"}
+    assert cited_titles(answer) == {"Maren Olsvik", "Ivo Marsh"}
