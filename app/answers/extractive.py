@@ -41,8 +41,9 @@ from app.answers.evidence import (
     values,
 )
 from app.answers.properties import holding, property_terms
-from app.answers.question import AnswerType, Comparison, Prefer, Question
+from app.answers.question import LABELS, AnswerType, Comparison, Prefer, Question
 from app.answers.results import Claim, Draft, Quote, Source
+from app.answers.shared import Common, common_class, common_value
 from app.answers.subjects import defines_as
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
@@ -134,8 +135,14 @@ def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:
     passages about a side of a comparison. The entity model is the slow step."""
     best = sorted(pool, key=lambda e: -e.score)[:NER_SENTENCES]
     sides = question.comparison.sides if question.comparison else ()
-    about = [e for e in pool if any(s.casefold() in _about_text(e) for s in sides)][:NER_SENTENCES]
+    about = [e for side in sides for e in _naming(pool, side)[:NER_SENTENCES]]
     return list({id(e): e for e in [*best, *about]}.values())
+
+
+def _naming(pool: list[Evidence], side: str) -> list[Evidence]:
+    """The sentences of passages that name the side in their text, section or title."""
+    key = side.casefold()
+    return [e for e in pool if key in _about_text(e)]
 
 
 def _passes_floor(pool: list[Evidence], dense: list[float], question: Question) -> bool:
@@ -222,6 +229,8 @@ class _Composition:
     def _compare(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         if comparison.prefer in (Prefer.BOTH, Prefer.HOLDS):
             return self._property(comparison)
+        if comparison.prefer is Prefer.SHARED:
+            return self._shared(comparison)
         found = [self._side(side, comparison.value) for side in comparison.sides]
         for side, pair in zip(comparison.sides, found, strict=True):
             if pair is None:
@@ -251,9 +260,36 @@ class _Composition:
             self.draft_.short_answer = comparison.sides[0 if a.share > b.share else 1]
         return [(a.evidence, None), (b.evidence, None)]
 
+    def _shared(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
+        """What the two sides have in common: for a named type (a city, a company) a value
+        both sides' passages hold, otherwise the class both openings define them as."""
+        a, b = (self._about_side(side) for side in comparison.sides)
+        typed = comparison.value in LABELS and comparison.value is not AnswerType.ENTITY
+        if typed:
+            found = common_value((a, b), self.question, comparison.value)
+        else:
+            found = self._common_class(a, b)
+        if found is None:
+            self._gap(labels.gap(self.context.language, self.question.answer_type))
+            return []
+        self.draft_.short_answer = found.text
+        first, second = found.evidence
+        chain: list[tuple[Evidence, Value | None]] = [(first, None)]
+        return chain if second is first else [*chain, (second, None)]
+
+    def _common_class(self, a: list[Evidence], b: list[Evidence]) -> Common | None:
+        """The class both sides' opening sentences define them as."""
+        first, second = (self._opening(side[0].source) if side else None for side in (a, b))
+        if first is None or second is None:
+            return None
+        found = common_class(first.text, second.text)
+        return Common(found, (first, second)) if found else None
+
     def _about_side(self, side: str) -> list[Evidence]:
+        """The sentences of passages about a side: those titled with it first, then those
+        naming it, each in score order."""
         key = side.casefold()
-        return [e for e in self.ranked if key in _about_text(e)]
+        return sorted(_naming(self.ranked, side), key=lambda e: _title_key(e) != key)
 
     def _side(self, side: str, wanted: AnswerType) -> tuple[Evidence, Value | None] | None:
         """The best sentence with a value for `side`: one that names the side itself first,
@@ -261,12 +297,7 @@ class _Composition:
         key = side.casefold()
         about = self._about_side(side)
         # A passage titled with the side is about it; then a sentence that names it.
-        about.sort(
-            key=lambda e: (
-                e.source.hit.document.title.casefold() != key,
-                key not in e.text.casefold(),
-            )
-        )
+        about.sort(key=lambda e: (_title_key(e) != key, key not in e.text.casefold()))
         for evidence in about:
             found = values(evidence, self.question, wanted)
             same = self.question.comparison and self.question.comparison.prefer is Prefer.SAME
@@ -362,6 +393,10 @@ def _parsed(value: Value, wanted: AnswerType) -> float | None:
 def _about_text(evidence: Evidence) -> str:
     hit = evidence.source.hit
     return f"{hit.text}\n{hit.section or ''}\n{hit.document.title}".casefold()
+
+
+def _title_key(evidence: Evidence) -> str:
+    return evidence.source.hit.document.title.casefold()
 
 
 def _missing(evidence: Evidence, question: Question) -> frozenset[str]:

@@ -36,6 +36,7 @@ class Prefer(StrEnum):
     SAME = "SAME"  # a yes or no: do the two sides share the value?
     BOTH = "BOTH"  # a yes or no: does each side have the property the question names?
     HOLDS = "HOLDS"  # which side has the property the question names?
+    SHARED = "SHARED"  # what do the two sides have in common?
 
 
 # spaCy labels that can answer each type.
@@ -183,6 +184,16 @@ _PAIR = re.compile(
     r"^\s*(?i:are|were|is|was|do|does|did|can|could|have|has|had)\s+(?:(?i:both)\s+)?"
     r"(?P<a>.+?),?\s+and\s+(?P<b>[A-Z0-9][\w'.&-]*(?:\s+(?:[A-Z0-9(][\w'.&()-]*|of|the|de))*)"
 )
+# "What occupation do A and B share?", "A and B are both what?": two names (capitalised
+# runs, or quoted) joined by "and", in a question that asks what they have in common.
+_SHARED = re.compile(r"\b(?:both|in common|share[sd]?)\b", re.I)
+_ONE_OF = re.compile(r"\bwhich (?:one|of)\b", re.I)  # "which of these …": a choice
+_CAPITALISED = r"[A-Z0-9\u00c0-\u00de][\w'.&!-]*"
+_NAME = rf"\"[^\"]+\"|{_CAPITALISED}(?:\s+(?:(?:of|the|de|in|on)\s+)*{_CAPITALISED})*"
+_NAMED_PAIR = re.compile(  # a year in brackets after a name is no part of it
+    rf"(?P<a>{_NAME})(?:\s+\([^)]*\))?,?\s+and\s+(?:the\s+)?(?P<b>{_NAME})"
+)
+_BOTH = re.compile(r"^(?i:both)\s+")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")  # lower case: "The Mask" keeps its article
 _LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
 _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
@@ -290,7 +301,7 @@ def read_question(text: str, relative: frozenset[int] = frozenset()) -> Question
 
 
 def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
-    same = _same(text) or _both(text, answer_type)
+    same = _same(text) or _both(text, answer_type) or _shared(text, answer_type)
     if same is not None:
         return same
     prefer = next((p for pattern, p in _PREFER if pattern.search(text)), None)
@@ -311,6 +322,19 @@ def _both(text: str, answer_type: AnswerType) -> Comparison | None:
     a, b = (_LEADING.sub("", found.group(k)).strip(" ,") for k in "ab")
     b = re.sub(r"\s+(?:of|the|de)$", "", b)
     return Comparison((a, b), Prefer.BOTH, AnswerType.ANY) if a and b else None
+
+
+def _shared(text: str, answer_type: AnswerType) -> Comparison | None:
+    """A question what two named things have in common; the value asked for is the
+    question's answer type."""
+    if answer_type is AnswerType.YES_NO or not _SHARED.search(text) or _ONE_OF.search(text):
+        return None
+    found = _NAMED_PAIR.search(text)
+    if found is None:
+        return None
+    a = _ARTICLE.sub("", _BOTH.sub("", found.group("a"))).strip('"')
+    b = found.group("b").strip('"')
+    return Comparison((a, b), Prefer.SHARED, answer_type) if a and b else None
 
 
 def _same(text: str) -> Comparison | None:

@@ -30,6 +30,8 @@ PAGES = {  # titled by their keys; the markdown headings would serve as well
     " has worked in Italy, in Spain and, since 2000, in France.\n",
     "harbour-museum": "# Harbour Museum\n\nThe Harbour Museum is a maritime museum in Fjordby,"
     " a town in Vestland County. It opened in 1952.\n",
+    "fjordby-lighthouse": "# Fjordby Lighthouse\n\nFjordby Lighthouse is a lighthouse on the"
+    " headland of Fjordby, Vestland County. It was first lit in 1899.\n",
 }
 
 
@@ -138,3 +140,28 @@ def test_was_a_or_b_born_first_compares_the_two_people(
     found, answer = short(films, "Was Maren Olsvik or Ivo Marsh born first?")
     assert found == "Maren Olsvik"
     assert cited_titles(answer) == {"Maren Olsvik", "Ivo Marsh"}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "titles"),
+    [
+        (
+            "What occupation do Maren Olsvik and Ivo Marsh share?",
+            "director",
+            {"Maren Olsvik", "Ivo Marsh"},
+        ),
+        (
+            "Both the Harbour Museum and Fjordby Lighthouse are in which county?",
+            "Vestland County",
+            {"Harbour Museum", "Fjordby Lighthouse"},
+        ),
+    ],
+)
+def test_what_two_names_have_in_common_is_read_in_both_passages(
+    films: tuple[GraphQLClient, str], query: str, expected: str, titles: set[str]
+) -> None:
+    """A class both opening sentences define them as ("film director", "director of
+    thrillers"), or a value of the type asked for that both passages hold."""
+    found, answer = short(films, query)
+    assert found == expected
+    assert cited_titles(answer) == titles

@@ -156,3 +156,54 @@ def test_sides_set_off_by_commas_inside_the_question() -> None:
     assert question.comparison is not None
     assert question.comparison.sides == ("Miami Canal", "Dundee Canal")
     assert question.comparison.prefer is Prefer.HOLDS
+
+
+@pytest.mark.parametrize(
+    ("text", "sides", "value"),
+    [
+        (
+            "What occupation do Chris Menges and Aram Avakian share?",
+            ("Chris Menges", "Aram Avakian"),
+            AnswerType.ENTITY,
+        ),
+        (
+            "Peter Curtis and Scott Draper are both what?",
+            ("Peter Curtis", "Scott Draper"),
+            AnswerType.ANY,
+        ),
+        (
+            "Both the Harbour Museum and Fjordby Lighthouse are in which county?",
+            ("Harbour Museum", "Fjordby Lighthouse"),
+            AnswerType.PLACE,
+        ),
+        (
+            '"A Summer in the Cage" and "American Hardcore" are both what kind of film?',
+            ("A Summer in the Cage", "American Hardcore"),
+            AnswerType.ENTITY,
+        ),
+        (
+            "Which writer wrote both The Ganymede Takeover (1967) and The Man in the High Castle?",
+            ("The Ganymede Takeover", "The Man in the High Castle"),
+            AnswerType.PERSON,
+        ),
+    ],
+)
+def test_a_question_what_two_names_share_asks_for_a_common_value(
+    text: str, sides: tuple[str, str], value: AnswerType
+) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.prefer is Prefer.SHARED
+    assert comparison.sides == sides
+    assert comparison.value is value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Are both Cypress and Ajuga genera?",  # a yes or no: each has the property
+        "Ann Lee and Bo Lund were both singers. Which of these men was a drummer?",
+    ],
+)
+def test_a_yes_or_no_or_a_choice_is_not_a_shared_value(text: str) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is None or comparison.prefer is not Prefer.SHARED

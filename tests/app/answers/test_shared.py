@@ -1,0 +1,75 @@
+"""What two named things have in common, read from what their opening sentences define
+them as."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.answers.shared import common_class, definition_items
+
+
+@pytest.mark.parametrize(
+    ("opening", "expected"),
+    [
+        (
+            "Aram Avakian (1926 – 1987) was an American film editor and director of films.",
+            [["film", "editor"], ["director"]],
+        ),
+        (
+            "Cistus is a genus of flowering plants in the rockrose family.",
+            [["flowering", "plants"]],
+        ),
+        (
+            "Revolver is a bi-monthly rock and heavy metal magazine published by NewBay Media.",
+            [["bi-monthly", "rock"], ["heavy", "metal", "magazine"]],
+        ),
+        (
+            "Gilbert Yvel is a retired Dutch mixed martial artist.",
+            [["retired", "mixed", "martial", "artist"]],
+        ),
+        ("Bitter Jester is a documentary starring Maija DiGiorgio.", [["documentary"]]),
+        ("Astro Boy is a 2009 superhero film loosely based on the manga.", [["superhero", "film"]]),
+        ("It opened in 1952.", []),
+    ],
+)
+def test_a_definition_is_the_noun_phrases_after_the_copula(
+    opening: str, expected: list[list[str]]
+) -> None:
+    """Capitalised words, numbers and articles are no part of a class; a preposition, a
+    relative clause or a participle after the noun ends it, and "a genus of" introduces
+    it."""
+    assert definition_items(opening) == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (
+            "Chris Menges is an English cinematographer and film director.",
+            "Aram Avakian was an American film editor and director.",
+            "director",
+        ),
+        (
+            "Peter Curtis is a former tennis player from England.",
+            "Scott Draper is a former professional tennis player who won a title.",
+            "former tennis player",
+        ),
+        (
+            "Bitter Jester is a documentary starring Maija DiGiorgio.",
+            "Sicko is a 2007 American documentary film made by Michael Moore.",
+            "documentary",
+        ),
+        (
+            "H. L. Mencken was an American journalist, essayist, satirist and critic.",
+            "Albert Camus was a French philosopher, author, and journalist.",
+            "journalist",
+        ),
+    ],
+)
+def test_the_common_class_is_the_noun_both_definitions_share(a: str, b: str, expected: str) -> None:
+    assert common_class(a, b) == expected
+
+
+def test_no_class_when_the_nouns_differ() -> None:
+    """ "film director" and "film editor" share a word, not a noun."""
+    assert common_class("Ann Lee is a film director.", "Bo Lund is a film editor.") is None
