@@ -42,6 +42,7 @@ from app.answers.evidence import (
 )
 from app.answers.properties import holding, property_terms
 from app.answers.question import LABELS, AnswerType, Comparison, Prefer, Question
+from app.answers.related import related_person
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import Common, common_class, common_value
 from app.answers.subjects import defines_as
@@ -104,6 +105,9 @@ class ExtractiveComposer:
         score(pool, question, dense)
         await self._read_entities(_worth_reading(pool, question))
         score(pool, question, dense)
+        if question.comparison is not None and question.comparison.relation is not None:
+            await self._read_entities(_about_related(pool, question, question.comparison))
+            score(pool, question, dense)
         if question.comparison is None:
             ranked = sorted(pool, key=lambda e: -e.score)
             unread = [e for e in bridge_passages(ranked, question) if not e.read]
@@ -137,6 +141,32 @@ def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:
     sides = question.comparison.sides if question.comparison else ()
     about = [e for side in sides for e in _naming(pool, side)[:NER_SENTENCES]]
     return list({id(e): e for e in [*best, *about]}.values())
+
+
+def _about_related(
+    pool: list[Evidence], question: Question, comparison: Comparison
+) -> list[Evidence]:
+    """The unread sentences about the people the sides name in the comparison's role."""
+    assert comparison.relation is not None
+    ranked = sorted(pool, key=lambda e: -e.score)
+    relation, pages = comparison.relation, _pages(pool)
+    people = [
+        related_person(_about(ranked, s), relation, question, pages) for s in comparison.sides
+    ]
+    named = [e for p in people if p for e in _naming(pool, p[1].text)[:NER_SENTENCES]]
+    return [e for e in named if not e.read]
+
+
+def _pages(pool: list[Evidence]) -> frozenset[str]:
+    """The names of the retrieved passages' documents, case folded, without qualifiers."""
+    return frozenset(without_qualifier(_title(e)).casefold() for e in pool) - {""}
+
+
+def _about(ranked: list[Evidence], side: str) -> list[Evidence]:
+    """The sentences of passages about a side: those titled with it first, then those
+    naming it, each in score order."""
+    key = side.casefold()
+    return sorted(_naming(ranked, side), key=lambda e: _title(e).casefold() != key)
 
 
 def _naming(pool: list[Evidence], side: str) -> list[Evidence]:
@@ -231,7 +261,8 @@ class _Composition:
             return self._property(comparison)
         if comparison.prefer is Prefer.SHARED:
             return self._shared(comparison)
-        found = [self._side(side, comparison.value) for side in comparison.sides]
+        links = [self._linked(side, comparison.relation) for side in comparison.sides]
+        found = [self._value_of(link, comparison.value) if link else None for link in links]
         for side, pair in zip(comparison.sides, found, strict=True):
             if pair is None:
                 self._gap(labels.side_gap(self.context.language, side))
@@ -241,7 +272,29 @@ class _Composition:
             self.draft_.short_answer = labels.label(self.context.language, "yes" if same else "no")
         elif len(present) == 2:
             self.draft_.short_answer = _winner(comparison, found)
-        return present
+        return [(link[0], None) for link in links if link and link[0]] + present
+
+    def _value_of(
+        self, link: tuple[Evidence | None, str], wanted: AnswerType
+    ) -> tuple[Evidence, Value | None] | None:
+        """A side's own value, or a related person's, read in their own passage only (its
+        opening sentence first): the side's passage has dates of its own."""
+        linked, name = link
+        if linked is None:
+            return self._side(name, wanted)
+        key = name.casefold()
+        own = [e for e in self.ranked if without_qualifier(_title(e)).casefold() == key]
+        own.sort(key=lambda e: e is not self._opening(e.source))
+        return self._first_value(own, wanted)
+
+    def _linked(self, side: str, relation: str | None) -> tuple[Evidence | None, str] | None:
+        """Whose value stands for the side: the side itself, or the person its passages
+        name in the comparison's role, with the sentence that names them."""
+        if relation is None:
+            return None, side
+        pages = _pages(self.ranked)
+        found = related_person(self._about_side(side), relation, self.question, pages)
+        return None if found is None else (found[0], found[1].text)
 
     def _property(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """Whether both sides have the question's property, or which one has it."""
@@ -286,10 +339,7 @@ class _Composition:
         return Common(found, (first, second)) if found else None
 
     def _about_side(self, side: str) -> list[Evidence]:
-        """The sentences of passages about a side: those titled with it first, then those
-        naming it, each in score order."""
-        key = side.casefold()
-        return sorted(_naming(self.ranked, side), key=lambda e: _title_key(e) != key)
+        return _about(self.ranked, side)
 
     def _side(self, side: str, wanted: AnswerType) -> tuple[Evidence, Value | None] | None:
         """The best sentence with a value for `side`: one that names the side itself first,
@@ -297,7 +347,13 @@ class _Composition:
         key = side.casefold()
         about = self._about_side(side)
         # A passage titled with the side is about it; then a sentence that names it.
-        about.sort(key=lambda e: (_title_key(e) != key, key not in e.text.casefold()))
+        about.sort(key=lambda e: (_title(e).casefold() != key, key not in e.text.casefold()))
+        return self._first_value(about, wanted)
+
+    def _first_value(
+        self, about: list[Evidence], wanted: AnswerType
+    ) -> tuple[Evidence, Value | None] | None:
+        """The first sentence with a value of the wanted kind (one that parses as such)."""
         for evidence in about:
             found = values(evidence, self.question, wanted)
             same = self.question.comparison and self.question.comparison.prefer is Prefer.SAME
@@ -395,8 +451,8 @@ def _about_text(evidence: Evidence) -> str:
     return f"{hit.text}\n{hit.section or ''}\n{hit.document.title}".casefold()
 
 
-def _title_key(evidence: Evidence) -> str:
-    return evidence.source.hit.document.title.casefold()
+def _title(evidence: Evidence) -> str:
+    return evidence.source.hit.document.title
 
 
 def _missing(evidence: Evidence, question: Question) -> frozenset[str]:

@@ -8,7 +8,7 @@ templates of a dataset. A question without a cue asks for a passage, not a short
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ingest.analyzer import analyze
@@ -88,6 +88,19 @@ _KINDS: dict[AnswerType, str] = {
     ),
 }
 _HEAD_KIND = {noun: kind for kind, nouns in _KINDS.items() for noun in nouns.split()}
+# The people a work or a group is related to by their role: "the director of the film".
+_ROLES = frozenset(_KINDS[AnswerType.PERSON].split()) - {
+    "man",
+    "woman",
+    "person",
+    "member",
+    "star",
+    "model",
+    "general",
+    "saint",
+    "leader",
+}
+_ROLE = re.compile(r"\b(?:the|whose|their|its|both)\s+(?P<words>[a-z]+(?:\s+[a-z]+)?)")
 _WH_PHRASE = re.compile(
     r"\b(?:what|which)\s+(?:(?:is|was|are|were)\s+(?:the\s+)?"
     r"(?:(?:name|title)\s+of\s+(?:the\s+|an?\s+)?)?)?"
@@ -226,6 +239,9 @@ class Comparison:
     sides: tuple[str, str]
     prefer: Prefer
     value: AnswerType  # what is compared: DATE or NUMBER, or for SAME the kind of value
+    # Whose value is compared, when not the sides' own: "Which film has the director who
+    # was born first, A or B?" compares A's director with B's.
+    relation: str | None = None
 
 
 @dataclass(frozen=True)
@@ -295,7 +311,7 @@ def read_question(text: str, relative: frozenset[int] = frozenset()) -> Question
     """The question in `text`; `relative` holds where its relative clauses' opening
     wh-words start (`Extractor.relative_words`), which are no question words."""
     answer_type, head = _answer_type(text, relative)
-    comparison = _comparison(text, answer_type)
+    comparison = _related(_comparison(text, answer_type), text, answer_type, head)
     terms = tuple(dict.fromkeys(t for t in analyze(text) if _is_content(t)))
     return Question(text, answer_type, comparison, terms, _unit(text), head)
 
@@ -322,6 +338,28 @@ def _both(text: str, answer_type: AnswerType) -> Comparison | None:
     a, b = (_LEADING.sub("", found.group(k)).strip(" ,") for k in "ab")
     b = re.sub(r"\s+(?:of|the|de)$", "", b)
     return Comparison((a, b), Prefer.BOTH, AnswerType.ANY) if a and b else None
+
+
+def _related(
+    comparison: Comparison | None, text: str, answer_type: AnswerType, head: str | None
+) -> Comparison | None:
+    """A comparison of dates or values that belong to a person each side names: a noun of
+    a person's role after "the", "whose" or "their", outside the sides, that is not what
+    the question asks for ("Which director was born first?" compares the sides)."""
+    compares = (Prefer.EARLIER, Prefer.LATER, Prefer.SAME)
+    if comparison is None or comparison.prefer not in compares:
+        return None if comparison is None else comparison
+    if answer_type is AnswerType.PERSON:
+        return comparison
+    rest = text
+    for side in comparison.sides:
+        rest = rest.replace(side, " ")
+    for found in _ROLE.finditer(rest):
+        for word in found.group("words").split():
+            noun = word[:-1] if word.endswith("s") and word[:-1] in _ROLES else word
+            if noun in _ROLES and noun != head:
+                return replace(comparison, relation=noun)
+    return comparison
 
 
 def _shared(text: str, answer_type: AnswerType) -> Comparison | None:

@@ -22,7 +22,7 @@ PAGES = {  # titled by their keys; the markdown headings would serve as well
     " film director and screenwriter. She was born in Bergen and trained as a painter.\n",
     "per-aasen": "# Per Aasen\n\nPer Aasen (born 12 March 1931 in Trondheim) is a Norwegian"
     " actor of stage and screen.\n",
-    "red-lantern": "# Red Lantern\n\nRed Lantern is a 1975 Danish thriller film directed by"
+    "red-lantern": "# Red Lantern\n\nRed Lantern is a 1955 Danish thriller film directed by"
     " Ivo Marsh.\n",
     "ivo-marsh": "# Ivo Marsh\n\nIvo Marsh (born 1938 in Leeds) was an English director of"
     " thrillers.\n",
@@ -165,3 +165,14 @@ def test_what_two_names_have_in_common_is_read_in_both_passages(
     found, answer = short(films, query)
     assert found == expected
     assert cited_titles(answer) == titles
+
+
+def test_a_comparison_of_the_people_the_sides_name_reads_each_one_s_passage(
+    films: tuple[GraphQLClient, str],
+) -> None:
+    """Red Lantern is the older film, but its director was born later (1938, not 1920):
+    each film's passage names its director, whose own passage holds the date."""
+    query = "Which film has the director who was born later, Blue Lantern or Red Lantern?"
+    found, answer = short(films, query)
+    assert found == "Red Lantern"
+    assert cited_titles(answer) == {"Blue Lantern", "Red Lantern", "Maren Olsvik", "Ivo Marsh"}

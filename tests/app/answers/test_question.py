@@ -207,3 +207,26 @@ def test_a_question_what_two_names_share_asks_for_a_common_value(
 def test_a_yes_or_no_or_a_choice_is_not_a_shared_value(text: str) -> None:
     comparison = read_question(text).comparison
     assert comparison is None or comparison.prefer is not Prefer.SHARED
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        (
+            "Which film has the director who was born first, Blue Lantern or Red Lantern?",
+            "director",
+        ),
+        ("Which film whose director is younger, Blue Lantern or Red Lantern?", "director"),
+        (
+            "Do both films Blue Lantern and Red Lantern have the directors from the same country?",
+            "director",
+        ),
+        ("Which director was born first, Maren Olsvik or Ivo Marsh?", None),  # asked for
+        ("Who was born first, Maren Olsvik or Ivo Marsh?", None),
+        ("Which band has more members, The Lanterns or The Lamps?", None),
+    ],
+)
+def test_a_comparison_of_the_people_the_sides_name(text: str, relation: str | None) -> None:
+    """ "the director who was born first" compares the sides' directors, not the sides."""
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.relation == relation
