@@ -42,7 +42,7 @@ from app.answers.evidence import (
 )
 from app.answers.properties import holding, property_terms
 from app.answers.question import LABELS, AnswerType, Comparison, Prefer, Question
-from app.answers.related import related_person
+from app.answers.related import Pages, asks_for_the_person, related_person, through_roles
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import Common, common_class, common_value
 from app.answers.subjects import defines_as
@@ -108,6 +108,9 @@ class ExtractiveComposer:
         if question.comparison is not None and question.comparison.relation is not None:
             await self._read_entities(_about_related(pool, question, question.comparison))
             score(pool, question, dense)
+        if question.roles:
+            await self._read_entities(_along_roles(pool, question))
+            score(pool, question, dense)
         if question.comparison is None:
             ranked = sorted(pool, key=lambda e: -e.score)
             unread = [e for e in bridge_passages(ranked, question) if not e.read]
@@ -149,17 +152,22 @@ def _about_related(
     """The unread sentences about the people the sides name in the comparison's role."""
     assert comparison.relation is not None
     ranked = sorted(pool, key=lambda e: -e.score)
-    relation, pages = comparison.relation, _pages(pool)
+    relation, pages = comparison.relation, Pages.of(ranked)
     people = [
         related_person(_about(ranked, s), relation, question, pages) for s in comparison.sides
     ]
-    named = [e for p in people if p for e in _naming(pool, p[1].text)[:NER_SENTENCES]]
+    named = [e for p in people if p for e in _naming(pool, p.person.text)[:NER_SENTENCES]]
     return [e for e in named if not e.read]
 
 
-def _pages(pool: list[Evidence]) -> frozenset[str]:
-    """The names of the retrieved passages' documents, case folded, without qualifiers."""
-    return frozenset(without_qualifier(_title(e)).casefold() for e in pool) - {""}
+def _along_roles(pool: list[Evidence], question: Question) -> list[Evidence]:
+    """The unread sentences of the passages of the people the question reaches through,
+    as far as the chain goes with the entities read so far."""
+    ranked = sorted(pool, key=lambda e: -e.score)
+    pages = Pages.of(ranked)
+    links = through_roles(question, pages) or []
+    people = [pages.own(link.person.text)[:NER_SENTENCES] for link in links]
+    return [e for own in people for e in own if not e.read]
 
 
 def _about(ranked: list[Evidence], side: str) -> list[Evidence]:
@@ -195,6 +203,7 @@ class _Composition:
         self.context = context
         self.question = context.question
         self.ranked = ranked
+        self.pages = Pages.of(ranked)
         self.draft_ = Draft()
 
     def draft(self) -> Draft:
@@ -210,6 +219,9 @@ class _Composition:
         return self.draft_
 
     def _direct(self) -> list[tuple[Evidence, Value | None]]:
+        through = self._through_roles() if self.question.roles else None
+        if through is not None:
+            return through
         best = self.ranked[0]
         wanted = self.question.answer_type
         found = values(best, self.question, wanted)
@@ -220,6 +232,21 @@ class _Composition:
         if self.question.typed and chain[-1][1] is None:
             self._gap(labels.gap(self.context.language, wanted))
         return chain
+
+    def _through_roles(self) -> list[tuple[Evidence, Value | None]] | None:
+        """The answer read in the own passage of the last person of the question's chain
+        of roles ("the father of the director of film X"), or that person, when asked
+        for; None when the chain breaks or that passage holds no such value."""
+        links = through_roles(self.question, self.pages)
+        if not links:
+            return None
+        chain: list[tuple[Evidence, Value | None]] = [(link.evidence, None) for link in links]
+        if asks_for_the_person(self.question):
+            return [*chain[:-1], (links[-1].evidence, links[-1].person)]
+        wanted = self.question.answer_type
+        own = self.pages.own(links[-1].person.text)
+        found = next(((e, v[0]) for e in own if (v := values(e, self.question, wanted))), None)
+        return None if found is None else [*chain, found]
 
     def _subject_answer(
         self, chain: list[tuple[Evidence, Value | None]]
@@ -292,9 +319,8 @@ class _Composition:
         name in the comparison's role, with the sentence that names them."""
         if relation is None:
             return None, side
-        pages = _pages(self.ranked)
-        found = related_person(self._about_side(side), relation, self.question, pages)
-        return None if found is None else (found[0], found[1].text)
+        found = related_person(self._about_side(side), relation, self.question, self.pages)
+        return None if found is None else (found.evidence, found.person.text)
 
     def _property(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """Whether both sides have the question's property, or which one has it."""

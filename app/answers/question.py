@@ -61,7 +61,7 @@ _KINDS: dict[AnswerType, str] = {
         " comedian composer conductor dancer designer director drummer economist editor"
         " emperor engineer explorer filmmaker footballer founder general guitarist host"
         " illustrator inventor journalist judge king lawyer leader lyricist man manager"
-        " mathematician member model monarch musician novelist painter person philosopher"
+        " mathematician member model monarch musician novelist painter performer person philosopher"
         " photographer physicist pianist pilot player poet politician president priest"
         " prince princess producer professor queen rapper ruler saint scientist screenwriter"
         " sculptor senator singer soldier songwriter star writer woman wrestler"
@@ -100,6 +100,29 @@ _ROLES = frozenset(_KINDS[AnswerType.PERSON].split()) - {
     "saint",
     "leader",
 }
+KIN = frozenset("father mother husband wife spouse child son daughter brother sister".split())
+# "the director of film X" (the nearest the thing last), "X's father's wife" (first).
+_ROLE_OF = re.compile(r"\bthe\s+(?P<role>[a-z]+)\s+of\s+(?!(?:what|which|whom?)\b)")
+_ROLE_OWNED = re.compile(r"'s\s+(?P<role>[a-z]+)\b")
+# Kinship words that name a chain of kin, by their English definitions.
+_COMPOUNDS: dict[str, tuple[str, ...]] = {
+    "paternal grandfather": ("father", "father"),
+    "paternal grandmother": ("father", "mother"),
+    "maternal grandfather": ("mother", "father"),
+    "maternal grandmother": ("mother", "mother"),
+    "father in law": ("spouse", "father"),
+    "mother in law": ("spouse", "mother"),
+    "son in law": ("child", "husband"),
+    "daughter in law": ("child", "wife"),
+    "child in law": ("child", "spouse"),
+    "stepmother": ("father", "wife"),
+    "stepfather": ("mother", "husband"),
+}
+_COMPOUND_KIN = re.compile(
+    r"(?:\bthe\s+|'s\s+)(?P<kin>(?:paternal|maternal)\s+grand(?:father|mother)"
+    r"|(?:father|mother|son|daughter|child)-in-law|step(?:mother|father))\b",
+    re.I,
+)
 _ROLE = re.compile(r"\b(?:the|whose|their|its|both)\s+(?P<words>[a-z]+(?:\s+[a-z]+)?)")
 _WH_PHRASE = re.compile(
     r"\b(?:what|which)\s+(?:(?:is|was|are|were)\s+(?:the\s+)?"
@@ -252,6 +275,9 @@ class Question:
     terms: tuple[str, ...]  # content terms: the analyzer's, question words left out
     unit: str | None = None  # what a "how many" counts, as an analyzer term (day, 日)
     head: str | None = None  # the noun of "what X": county, film, director
+    # The people between the thing the question names and its answer, nearest the thing
+    # first: "Where was the father of the director of film X born?" → (director, father).
+    roles: tuple[str, ...] = ()
 
     @property
     def typed(self) -> bool:
@@ -313,7 +339,8 @@ def read_question(text: str, relative: frozenset[int] = frozenset()) -> Question
     answer_type, head = _answer_type(text, relative)
     comparison = _related(_comparison(text, answer_type), text, answer_type, head)
     terms = tuple(dict.fromkeys(t for t in analyze(text) if _is_content(t)))
-    return Question(text, answer_type, comparison, terms, _unit(text), head)
+    roles = () if comparison is not None else _roles(text)
+    return Question(text, answer_type, comparison, terms, _unit(text), head, roles)
 
 
 def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
@@ -360,6 +387,17 @@ def _related(
             if noun in _ROLES and noun != head:
                 return replace(comparison, relation=noun)
     return comparison
+
+
+def _roles(text: str) -> tuple[str, ...]:
+    """The roles of the people a question reaches through, nearest the thing it names
+    first."""
+    compound = _COMPOUND_KIN.search(text)
+    if compound is not None:
+        return _COMPOUNDS[re.sub(r"[\s-]+", " ", compound.group("kin").casefold())]
+    owned = [m.group("role") for m in _ROLE_OWNED.finditer(text)]
+    of = [m.group("role") for m in _ROLE_OF.finditer(text)][::-1]
+    return tuple(r for r in (owned or of) if r in _ROLES or r in KIN)
 
 
 def _shared(text: str, answer_type: AnswerType) -> Comparison | None:

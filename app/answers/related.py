@@ -1,48 +1,155 @@
-"""The person a side of a comparison names in the role the question asks about: "Which
-film has the director who was born first, A or B?" compares the people A's and B's
-passages name as director ("… directed by Maren Olsvik"), each read in their own passage.
+"""The people a question reaches through: "Which film has the director who was born first,
+A or B?" compares the people A's and B's passages name as director ("… directed by Maren
+Olsvik"); "Where was the father of the director of film X born?" follows X's passage to
+its director's, and that one to the father's, where the answer is read.
 
 A name with a passage of its own among the retrieved ones is the surest link: it can be
-followed, and it does not depend on the entity model reading it as a person.
+followed, and it does not depend on the entity model reading it as a person. Kinship is
+read from the words that state it ("son of", "married") and, between a father and a
+mother, from the pronouns of each one's own passage.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from app.answers.evidence import Evidence, Value, nearness, related_terms, values
 from app.answers.question import AnswerType, Question
 from ingest.analyzer import analyze
+from ingest.titles import without_qualifier
+
+# The words that state a kinship in a passage about the other person.
+_CUES = {
+    "father": "father son daughter child",
+    "mother": "mother son daughter child",
+    "husband": "husband married wife spouse",
+    "wife": "wife married husband spouse",
+    "spouse": "spouse married wife husband",
+    "child": "child children son daughter father mother",
+    "son": "son child children father mother",
+    "daughter": "daughter child children father mother",
+    "brother": "brother sibling",
+    "sister": "sister sibling",
+}
+_PRONOUNS = {
+    "he": re.compile(r"\b(?:he|his|him)\b", re.I),
+    "she": re.compile(r"\b(?:she|her)\b", re.I),
+}
+_GENDER = {"father": "he", "husband": "he", "son": "he", "brother": "he"} | {
+    "mother": "she",
+    "wife": "she",
+    "daughter": "she",
+    "sister": "she",
+}
+_WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
+MIN_NAME = 4  # letters of the shortest document name looked for in a question
+
+
+@dataclass(frozen=True)
+class Pages:
+    """The retrieved passages' sentences by their document's name (case folded, without
+    its qualifier), each in score order, and the pronoun each document mostly uses."""
+
+    sentences: dict[str, list[Evidence]]
+    pronouns: dict[str, str | None]
+
+    @classmethod
+    def of(cls, ranked: list[Evidence]) -> Pages:
+        sentences: dict[str, list[Evidence]] = {}
+        for evidence in ranked:
+            sentences.setdefault(_name(evidence), []).append(evidence)
+        sentences.pop("", None)
+        return cls(sentences, {n: _pronoun(s) for n, s in sentences.items()})
+
+    def own(self, name: str) -> list[Evidence]:
+        return self.sentences.get(name.casefold(), [])
+
+    def named_in(self, text: str) -> str | None:
+        """The longest document name the text holds."""
+        folded = text.casefold()
+        found = [n for n in self.sentences if len(n) >= MIN_NAME and n in folded]
+        return max(found, key=len, default=None)
+
+
+@dataclass(frozen=True)
+class Link:
+    evidence: Evidence  # the sentence that names the person in the role
+    person: Value
 
 
 def related_person(
-    about_side: list[Evidence], relation: str, question: Question, pages: frozenset[str]
-) -> tuple[Evidence, Value] | None:
+    about: list[Evidence], role: str, question: Question, pages: Pages
+) -> Link | None:
     """The first sentence about the side that names someone next to a word of the role
-    ("directed by", "the director"), and that someone: one whose passage was retrieved
-    (`pages`: their names, case folded) before any other person the entity model found;
-    the name nearest the word, of two as near the one after it ("written by A and directed
-    by B")."""
-    role = frozenset(analyze(relation))
-    asked = question.text.casefold()
-    named: list[Callable[[Evidence], list[Value]]] = [
-        lambda e: _paged(e, frozenset(p for p in pages if p not in asked)),
+    ("directed by", "son of"), and that someone: one whose passage was retrieved before
+    any other person the entity model found; the name nearest the word, of two as near
+    the one after it ("written by A and directed by B")."""
+    cues = frozenset(analyze(_CUES.get(role, role)))
+    asked, own = question.text.casefold(), {_name(e) for e in about[:1]}
+
+    def skip(name: str) -> bool:
+        return name in asked or name in own
+
+    candidates: list[Callable[[Evidence], list[Value]]] = [
+        lambda e: [v for v in _paged(e, pages, skip) if _fits(v, role, pages)],
         lambda e: values(e, question, AnswerType.PERSON),
     ]
-    for candidates in named:
-        for evidence in about_side:
-            near = [v for v in candidates(evidence) if nearness(evidence, v, role) > 0]
+    for named in candidates:
+        for evidence in about:
+            near = [v for v in named(evidence) if nearness(evidence, v, cues) > 0]
             if near:
-                return evidence, max(near, key=lambda v: _closeness(evidence, v, role))
+                return Link(evidence, max(near, key=lambda v: _closeness(evidence, v, cues)))
     return None
 
 
-def _paged(evidence: Evidence, pages: frozenset[str]) -> list[Value]:
+def through_roles(question: Question, pages: Pages) -> list[Link] | None:
+    """The chain of people from the thing the question names, one per role, or None when
+    a link is missing."""
+    name = pages.named_in(question.text)
+    links: list[Link] = []
+    for role in question.roles:
+        if name is None:
+            return None
+        link = related_person(pages.own(name), role, question, pages)
+        if link is None:
+            return None
+        links.append(link)
+        name = link.person.text if pages.own(link.person.text) else None
+    return links
+
+
+def asks_for_the_person(question: Question) -> bool:
+    """ "Who is the father of …?" asks for the last person of the chain itself."""
+    return question.answer_type is AnswerType.PERSON and bool(_WHO_IS.match(question.text))
+
+
+def _paged(evidence: Evidence, pages: Pages, skip: Callable[[str], bool]) -> list[Value]:
+    """The names of retrieved documents the sentence holds, where it holds them."""
     text = evidence.text.casefold()
-    found = ((text.find(page), page) for page in pages)
-    return [Value(evidence.text[i : i + len(p)], i, i + len(p)) for i, p in found if i >= 0]
+    found = ((text.find(n), n) for n in pages.sentences if len(n) >= MIN_NAME)
+    kept = ((i, n) for i, n in found if i >= 0 and not skip(n))
+    return [Value(evidence.text[i : i + len(n)], i, i + len(n)) for i, n in kept]
 
 
-def _closeness(evidence: Evidence, person: Value, role: frozenset[str]) -> tuple[float, bool]:
+def _fits(person: Value, role: str, pages: Pages) -> bool:
+    """Not a man for a mother, nor a woman for a father, by their own passage's pronouns."""
+    wanted = _GENDER.get(role)
+    found = pages.pronouns.get(person.text.casefold())
+    return wanted is None or found is None or found == wanted
+
+
+def _closeness(evidence: Evidence, person: Value, cues: frozenset[str]) -> tuple[float, bool]:
     before = frozenset(analyze(evidence.text[: person.start]))
-    return nearness(evidence, person, role), bool(related_terms(before, role))
+    return nearness(evidence, person, cues), bool(related_terms(before, cues))
+
+
+def _pronoun(sentences: list[Evidence]) -> str | None:
+    counts = {p: sum(len(r.findall(e.text)) for e in sentences) for p, r in _PRONOUNS.items()}
+    he, she = counts["he"], counts["she"]
+    return None if he == she else ("he" if he > she else "she")
+
+
+def _name(evidence: Evidence) -> str:
+    return without_qualifier(evidence.source.hit.document.title).casefold()

@@ -35,9 +35,22 @@ PAGES = {  # titled by their keys; the markdown headings would serve as well
 }
 
 
-@pytest.fixture(scope="module")
-def films(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, str]:
-    gql = GraphQLClient(http, tenant_key_module)
+# A film, its director and his parents, apart from the pages above so that their words
+# do not compete with those pages' questions.
+FAMILY = {
+    "grey-harbour": "# Grey Harbour\n\nGrey Harbour is a 1964 British crime film directed by"
+    " Tom Hale.\n",
+    "tom-hale": "# Tom Hale\n\nTom Hale (1921 – 1999) was an English film director. He was the"
+    " son of Olav Hale and Ingrid Dahl.\n",
+    "olav-hale": "# Olav Hale\n\nOlav Hale (1890 – 1961) was a Norwegian sailor. He was born in"
+    " Stavanger and sailed for forty years.\n",
+    "ingrid-dahl": "# Ingrid Dahl\n\nIngrid Dahl (1894 – 1970) was a Norwegian teacher. She was"
+    " born in Molde, where she taught for thirty years.\n",
+}
+
+
+def collection_of(gql: GraphQLClient, pages: dict[str, str]) -> tuple[GraphQLClient, str]:
+    """A new collection of the pages, titled by their keys."""
     name = new_collection(gql)
     docs = [
         {
@@ -46,10 +59,20 @@ def films(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, st
             "text": text,
             "contentType": "text/markdown",
         }
-        for key, text in PAGES.items()
+        for key, text in pages.items()
     ]
     assert ingest(gql, name, *docs)["job"]["failed"] == 0
     return gql, name
+
+
+@pytest.fixture(scope="module")
+def films(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    return collection_of(GraphQLClient(http, tenant_key_module), PAGES)
+
+
+@pytest.fixture(scope="module")
+def family(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    return collection_of(GraphQLClient(http, tenant_key_module), FAMILY)
 
 
 def short(films: tuple[GraphQLClient, str], query: str) -> tuple[str | None, dict[str, Any]]:
@@ -176,3 +199,22 @@ def test_a_comparison_of_the_people_the_sides_name_reads_each_one_s_passage(
     found, answer = short(films, query)
     assert found == "Red Lantern"
     assert cited_titles(answer) == {"Blue Lantern", "Red Lantern", "Maren Olsvik", "Ivo Marsh"}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Where was the father of the director of film Grey Harbour born?", "Stavanger"),
+        ("Where was the mother of the director of film Grey Harbour born?", "Molde"),
+        ("Who is the mother of the director of film Grey Harbour?", "Ingrid Dahl"),
+    ],
+)
+def test_a_chain_of_roles_is_followed_passage_by_passage(
+    family: tuple[GraphQLClient, str], query: str, expected: str
+) -> None:
+    """The film's passage names its director; his names his parents ("the son of A and
+    B"), told apart by their own passages' pronouns; the answer is read in the last one's
+    passage."""
+    found, answer = short(family, query)
+    assert found == expected
+    assert {"Grey Harbour", "Tom Hale"} <= cited_titles(answer)

@@ -230,3 +230,20 @@ def test_a_comparison_of_the_people_the_sides_name(text: str, relation: str | No
     """ "the director who was born first" compares the sides' directors, not the sides."""
     comparison = read_question(text).comparison
     assert comparison is not None and comparison.relation == relation
+
+
+@pytest.mark.parametrize(
+    ("text", "roles"),
+    [
+        ("Where was the father of the director of film Blue Lantern born?", ("director", "father")),
+        ("When did Lothair II's mother die?", ("mother",)),
+        ("Who is Sigrid of Sweden's paternal grandmother?", ("father", "mother")),
+        ("Who is the father-in-law of Maren Olsvik?", ("spouse", "father")),
+        ("Andrew Jaspan was the co-founder of what media outlet?", ()),  # he is the founder
+        ("Ivo Marsh was the director of which film?", ()),
+    ],
+)
+def test_the_roles_a_question_reaches_through(text: str, roles: tuple[str, ...]) -> None:
+    """Nearest the named thing first: "the father of the director of X" is X's director's
+    father; a compound kin word is its definition."""
+    assert read_question(text).roles == roles

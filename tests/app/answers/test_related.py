@@ -1,4 +1,5 @@
-"""The person a side of a comparison names in the question's role."""
+"""The people a question reaches through: the person a passage names in a role, and a
+chain of them, passage by passage."""
 
 from __future__ import annotations
 
@@ -6,43 +7,71 @@ from uuid import uuid4
 
 from app.answers.evidence import Evidence, gather
 from app.answers.question import read_question
-from app.answers.related import related_person
+from app.answers.related import Pages, related_person, through_roles
 from app.answers.results import Source
 from app.search.results import HitDocument, SearchHit
 from ingest.extraction import Named
 
-TEXT = "Red Lantern is a 1955 thriller film written by Ann Lee and directed by Ivo Marsh."
-QUESTION = read_question("Which film has the director who was born first, Red Lantern or X?")
+FILM = "Red Lantern is a 1955 thriller film written by Ann Lee and directed by Ivo Marsh."
+COMPARED = read_question("Which film has the director who was born first, Red Lantern or X?")
 
 
-def evidence(text: str, people: list[str]) -> list[Evidence]:
-    document = HitDocument(uuid4(), uuid4(), "Red Lantern", "red-lantern", "text/plain", {}, "")
-    hit = SearchHit(uuid4(), 1.0, [], document, None, [], text, text, [], None)
-    pool = gather([Source("SRC:0001", hit)])
+def passages(texts: dict[str, str], people: tuple[str, ...] = ()) -> list[Evidence]:
+    """The sentences of one passage per title, with the given people read as persons."""
+    sources = [
+        Source(f"SRC:{i + 1:04d}", _hit(t, text)) for i, (t, text) in enumerate(texts.items())
+    ]
+    pool = gather(sources)
     for found in pool:
         starts = [(name, found.text.find(name)) for name in people]
         found.entities_read([Named(n, "PERSON", s, s + len(n)) for n, s in starts if s >= 0])
     return pool
 
 
+def _hit(title: str, text: str) -> SearchHit:
+    document = HitDocument(uuid4(), uuid4(), title, title, "text/plain", {}, "")
+    return SearchHit(uuid4(), 1.0, [], document, None, [], text, text, [], None)
+
+
 def test_the_question_names_the_role() -> None:
-    assert QUESTION.comparison is not None and QUESTION.comparison.relation == "director"
+    assert COMPARED.comparison is not None and COMPARED.comparison.relation == "director"
 
 
 def test_of_two_people_as_near_the_role_the_one_after_it_is_related() -> None:
     """ "written by Ann Lee and directed by Ivo Marsh": both stand one word from
     "directed"; the director is the one after it."""
-    found = related_person(
-        evidence(TEXT, ["Ann Lee", "Ivo Marsh"]), "director", QUESTION, frozenset()
-    )
-    assert found is not None and found[1].text == "Ivo Marsh"
+    pool = passages({"Red Lantern": FILM}, ("Ann Lee", "Ivo Marsh"))
+    found = related_person(pool, "director", COMPARED, Pages.of(pool))
+    assert found is not None and found.person.text == "Ivo Marsh"
 
 
 def test_a_name_with_a_passage_of_its_own_is_found_without_the_entity_model() -> None:
-    found = related_person(evidence(TEXT, []), "director", QUESTION, frozenset({"ivo marsh"}))
-    assert found is not None and found[1].text == "Ivo Marsh"
+    pool = passages({"Red Lantern": FILM, "Ivo Marsh (director)": "Ivo Marsh is a director."})
+    pages = Pages.of(pool)
+    found = related_person(pages.own("Red Lantern"), "director", COMPARED, pages)
+    assert found is not None and found.person.text == "Ivo Marsh"
 
 
 def test_no_one_is_related_when_no_name_stands_near_the_role() -> None:
-    pool = evidence("Red Lantern is a 1955 thriller film starring Ann Lee.", ["Ann Lee"])
-    assert related_person(pool, "director", QUESTION, frozenset()) is None
+    pool = passages({"Red Lantern": "Red Lantern is a 1955 film starring Ann Lee."}, ("Ann Lee",))
+    assert related_person(pool, "director", COMPARED, Pages.of(pool)) is None
+
+
+def test_a_mother_is_told_from_a_father_by_her_own_passage() -> None:
+    """ "the son of A and B": A stands nearer, but A's passage says "he"."""
+    pool = passages(
+        {
+            "Ivo Marsh": "Ivo Marsh was a director. He was the son of Per Marsh and Eva Lund.",
+            "Per Marsh": "Per Marsh was a sailor. He was born in Hull.",
+            "Eva Lund": "Eva Lund was a teacher. She was born in Leeds.",
+        }
+    )
+    question = read_question("Where was the mother of Ivo Marsh born?")
+    links = through_roles(question, Pages.of(pool))
+    assert links is not None and [link.person.text for link in links] == ["Eva Lund"]
+
+
+def test_a_chain_breaks_where_a_person_has_no_passage() -> None:
+    pool = passages({"Red Lantern": FILM}, ("Ivo Marsh",))
+    question = read_question("Where was the father of the director of film Red Lantern born?")
+    assert through_roles(question, Pages.of(pool)) is None
