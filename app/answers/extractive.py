@@ -58,6 +58,7 @@ CONTEXT_QUOTES = 2
 DENSE_SENTENCES = 16  # sentences embedded, those holding most of the question's terms
 NER_SENTENCES = 16  # sentences whose entities are read, besides a comparison's sides
 BRIDGE_SENTENCES = 16  # more, of the passages about a bridge those name
+COUNTRY_PREFIX = 4  # letters a country and its people share: "Norway" and "Norwegian"
 EXCEPTION_SHARE = 0.5  # of the answer's question terms an exception must hold too
 _EXCEPTION = re.compile(
     r"\b(unless|except|however|but|not|no longer|never)\b"
@@ -65,6 +66,7 @@ _EXCEPTION = re.compile(
     re.I,
 )
 _QUOTES = {"ja": ("「", "」")}
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו שנה|何年", re.I)
 # Answer types a passage's own subject can be: names, not dates or numbers.
 SUBJECT_TYPES = frozenset(
     {AnswerType.PERSON, AnswerType.PLACE, AnswerType.ORGANISATION, AnswerType.WORK}
@@ -295,7 +297,8 @@ class _Composition:
                 self._gap(labels.side_gap(self.context.language, side))
         present = [p for p in found if p is not None]
         if len(present) == 2 and comparison.prefer is Prefer.SAME:
-            same = _alike(*(p[1].text for p in present if p[1] is not None))
+            texts = [p[1].text for p in present if p[1] is not None]
+            same = _same_kind(texts[0], texts[1], comparison.value)
             self.draft_.short_answer = labels.label(self.context.language, "yes" if same else "no")
         elif len(present) == 2:
             self.draft_.short_answer = _winner(comparison, found)
@@ -393,7 +396,7 @@ class _Composition:
         short = self.draft_.short_answer
         direct = self.question.comparison is None
         if direct and short is None and chain and chain[-1][1] is not None:
-            short = self.draft_.short_answer = chain[-1][1].text
+            short = self.draft_.short_answer = _as_asked(chain[-1][1].text, self.question)
         leading = len(chain) - 1 if direct else 0
         claims = []
         for index, (evidence, _) in enumerate(chain):
@@ -453,11 +456,30 @@ def _winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | 
     return comparison.sides[0] if first_wins else comparison.sides[1]
 
 
-def _alike(a: str, b: str) -> bool:
+def _as_asked(value: str, question: Question) -> str:
+    """A date's year alone, when the question asks for a year."""
+    date = parse_date(value) if _ASKS_YEAR.search(question.text) else None
+    return date.iso.split("-")[0] if date is not None else value
+
+
+def _same_kind(a: str, b: str, value: AnswerType) -> bool:
+    """Whether two values agree. A country is the last part of a place ("Hamar, Norway"),
+    and a hyphenated nationality ("Czech-American") is each of its parts."""
+    if value is not AnswerType.NATIONALITY:
+        return _alike(a, b)
+    ours, theirs = _country_parts(a), _country_parts(b)
+    return any(_alike(x, y, COUNTRY_PREFIX) for x in ours for y in theirs)
+
+
+def _country_parts(text: str) -> list[str]:
+    return [p for p in re.split(r"\s*-\s*", text.split(",")[-1]) if p.strip()]
+
+
+def _alike(a: str, b: str, prefix: int = 5) -> bool:
     """The same place or nationality, however written: equal, or sharing the first five
     letters ("American" and "America", "Russian" and "Russia")."""
     x, y = a.casefold().strip(), b.casefold().strip()
-    return x == y or (min(len(x), len(y)) >= 5 and x[:5] == y[:5])
+    return x == y or (min(len(x), len(y)) >= prefix and x[:prefix] == y[:prefix])
 
 
 def _parsed(value: Value, wanted: AnswerType) -> float | None:
