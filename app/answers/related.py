@@ -20,8 +20,14 @@ from app.answers.question import AnswerType, Question
 from ingest.analyzer import analyze
 from ingest.titles import without_qualifier
 
-# The words that state a kinship in a passage about the other person.
+# The words that state a role in the passage of the thing or person it relates to: a kinship
+# ("son of"), or what the role does ("a song recorded by", "music composed by").
 _CUES = {
+    "performer": "performer performed sung singer recorded song single",
+    "composer": "composer composed music score",
+    "founder": "founder founded established",
+    "author": "author written wrote novel book",
+    "writer": "writer written wrote",
     "father": "father son daughter child",
     "mother": "mother son daughter child",
     "husband": "husband married wife spouse",
