@@ -40,7 +40,7 @@ from app.answers.evidence import (
     shares_a_term,
     values,
 )
-from app.answers.properties import holding, property_terms
+from app.answers.properties import Holding, holding, property_terms
 from app.answers.question import LABELS, AnswerType, Comparison, Prefer, Question
 from app.answers.related import Pages, asks_for_the_person, related_person, through_roles
 from app.answers.results import Claim, Draft, Quote, Source
@@ -181,8 +181,20 @@ def _about(ranked: list[Evidence], side: str) -> list[Evidence]:
 
 def _naming(pool: list[Evidence], side: str) -> list[Evidence]:
     """The sentences of passages that name the side in their text, section or title."""
-    key = side.casefold()
+    key = _named_form(pool, side)
     return [e for e in pool if key in _about_text(e)]
+
+
+def _named_form(pool: list[Evidence], side: str) -> str:
+    """The side as the passages name it, case folded: whole, or else its longest leading
+    part of two words or more that one names, since a yes/no question may write a property
+    after a name ("Are both A and Neil Jordan American?")."""
+    words = side.casefold().split()
+    for size in range(len(words), min(2, len(words)) - 1, -1):
+        key = " ".join(words[:size])
+        if any(key in _about_text(e) for e in pool):
+            return key
+    return side.casefold()
 
 
 def _passes_floor(pool: list[Evidence], dense: list[float], question: Question) -> bool:
@@ -327,8 +339,9 @@ class _Composition:
 
     def _property(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """Whether both sides have the question's property, or which one has it."""
-        terms = property_terms(self.question, comparison.sides)
-        found = [holding(self._about_side(side), terms) for side in comparison.sides]
+        named = [_named_form(self.ranked, side) for side in comparison.sides]
+        terms = property_terms(self.question, (named[0], named[1]))
+        found = [self._holding(side, terms) for side in comparison.sides]
         for side, held in zip(comparison.sides, found, strict=True):
             if held is None:
                 self._gap(labels.side_gap(self.context.language, side))
@@ -341,6 +354,14 @@ class _Composition:
         elif a.share != b.share:
             self.draft_.short_answer = comparison.sides[0 if a.share > b.share else 1]
         return [(a.evidence, None), (b.evidence, None)]
+
+    def _holding(self, side: str, terms: frozenset[str]) -> Holding | None:
+        """The sentence about the side that holds most of the property: of its own passage
+        when one there has it, since a sentence naming two things may say it of either."""
+        about = self._about_side(side)
+        key = _named_form(self.ranked, side)
+        own = holding([e for e in about if without_qualifier(_title(e)).casefold() == key], terms)
+        return own if own is not None and own.holds else holding(about, terms)
 
     def _shared(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """What the two sides have in common: for a named type (a city, a company) a value

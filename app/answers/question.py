@@ -218,7 +218,8 @@ _SAME_VALUE = (
 # genera?": a yes/no question about two names (capitalised runs) joined by "and".
 _PAIR = re.compile(
     r"^\s*(?i:are|were|is|was|do|does|did|can|could|have|has|had)\s+(?:(?i:both)\s+)?"
-    r"(?P<a>.+?),?\s+and\s+(?P<b>[A-Z0-9][\w'.&-]*(?:\s+(?:[A-Z0-9(][\w'.&()-]*|of|the|de))*)"
+    r"(?P<a>.+?),?\s+and\s+(?P<b>[A-Z0-9][\w'.&-]*"
+    r"(?:\s+(?:[A-Z0-9(][\w'.&()-]*|(?:of|the|de|by|in|on|for|and)(?=\s+[A-Z0-9])))*)"
 )
 # "What occupation do A and B share?", "A and B are both what?": two names (capitalised
 # runs, or quoted) joined by "and", in a question that asks what they have in common.

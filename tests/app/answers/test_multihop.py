@@ -114,6 +114,9 @@ def test_a_what_noun_question_asks_for_that_kind_of_name(
         ("Are Maren Olsvik and Ivo Marsh both film directors?", "yes"),
         ("Are Per Aasen and Maren Olsvik both actors?", "no"),
         ("Who also trained as a painter, Ivo Marsh or Maren Olsvik?", "Maren Olsvik"),
+        # the property follows the second name, capitalised: the side is what a page names
+        ("Are both Per Aasen and Maren Olsvik Norwegian?", "yes"),
+        ("Are both Maren Olsvik and Ivo Marsh Norwegian?", "no"),
     ],
 )
 def test_a_property_of_two_names_is_read_in_each_ones_passage(

@@ -247,3 +247,11 @@ def test_the_roles_a_question_reaches_through(text: str, roles: tuple[str, ...])
     """Nearest the named thing first: "the father of the director of X" is X's director's
     father; a compound kin word is its definition."""
     assert read_question(text).roles == roles
+
+
+def test_a_side_of_a_yes_or_no_pair_may_hold_small_words_between_capitals() -> None:
+    """ "Dead by Sunrise" is one name; the composer trims a trailing property ("Neil
+    Jordan American") to what the passages name."""
+    comparison = read_question("Were Sound Team and Dead by Sunrise both formed before 2010?")
+    assert comparison is not None and comparison.comparison is not None
+    assert comparison.comparison.sides == ("Sound Team", "Dead by Sunrise")
