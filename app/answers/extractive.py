@@ -46,9 +46,9 @@ from app.answers.related import Pages, asks_for_the_person, related_person, thro
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import Common, common_class, common_value
 from app.answers.subjects import defines_as
+from app.answers.verdicts import as_asked, parsed, same_kind, winner
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
-from ingest.dates import parse_date
 from ingest.titles import without_qualifier
 
 FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similarity is high
@@ -58,7 +58,6 @@ CONTEXT_QUOTES = 2
 DENSE_SENTENCES = 16  # sentences embedded, those holding most of the question's terms
 NER_SENTENCES = 16  # sentences whose entities are read, besides a comparison's sides
 BRIDGE_SENTENCES = 16  # more, of the passages about a bridge those name
-COUNTRY_PREFIX = 4  # letters a country and its people share: "Norway" and "Norwegian"
 EXCEPTION_SHARE = 0.5  # of the answer's question terms an exception must hold too
 _EXCEPTION = re.compile(
     r"\b(unless|except|however|but|not|no longer|never)\b"
@@ -66,7 +65,6 @@ _EXCEPTION = re.compile(
     re.I,
 )
 _QUOTES = {"ja": ("「", "」")}
-_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו שנה|何年", re.I)
 # Answer types a passage's own subject can be: names, not dates or numbers.
 SUBJECT_TYPES = frozenset(
     {AnswerType.PERSON, AnswerType.PLACE, AnswerType.ORGANISATION, AnswerType.WORK}
@@ -310,10 +308,10 @@ class _Composition:
         present = [p for p in found if p is not None]
         if len(present) == 2 and comparison.prefer is Prefer.SAME:
             texts = [p[1].text for p in present if p[1] is not None]
-            same = _same_kind(texts[0], texts[1], comparison.value)
+            same = same_kind(texts[0], texts[1], comparison.value)
             self.draft_.short_answer = labels.label(self.context.language, "yes" if same else "no")
         elif len(present) == 2:
-            self.draft_.short_answer = _winner(comparison, found)
+            self.draft_.short_answer = winner(comparison, found)
         return [(link[0], None) for link in links if link and link[0]] + present
 
     def _value_of(
@@ -407,7 +405,7 @@ class _Composition:
         for evidence in about:
             found = values(evidence, self.question, wanted)
             same = self.question.comparison and self.question.comparison.prefer is Prefer.SAME
-            if found and (same or _parsed(found[0], wanted) is not None):
+            if found and (same or parsed(found[0], wanted) is not None):
                 return evidence, found[0]
         return None
 
@@ -417,7 +415,7 @@ class _Composition:
         short = self.draft_.short_answer
         direct = self.question.comparison is None
         if direct and short is None and chain and chain[-1][1] is not None:
-            short = self.draft_.short_answer = _as_asked(chain[-1][1].text, self.question)
+            short = self.draft_.short_answer = as_asked(chain[-1][1].text, self.question)
         leading = len(chain) - 1 if direct else 0
         claims = []
         for index, (evidence, _) in enumerate(chain):
@@ -467,52 +465,6 @@ class _Composition:
     def _gap(self, text: str) -> None:
         self.draft_.gaps.append(text)
         self.draft_.settled = False
-
-
-def _winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]) -> str:
-    parsed = [_parsed(p[1], comparison.value) if p and p[1] else None for p in found]
-    a, b = parsed
-    assert a is not None and b is not None
-    first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
-    return comparison.sides[0] if first_wins else comparison.sides[1]
-
-
-def _as_asked(value: str, question: Question) -> str:
-    """A date's year alone, when the question asks for a year."""
-    date = parse_date(value) if _ASKS_YEAR.search(question.text) else None
-    return date.iso.split("-")[0] if date is not None else value
-
-
-def _same_kind(a: str, b: str, value: AnswerType) -> bool:
-    """Whether two values agree. A country is the last part of a place ("Hamar, Norway"),
-    and a hyphenated nationality ("Czech-American") is each of its parts."""
-    if value is not AnswerType.NATIONALITY:
-        return _alike(a, b)
-    ours, theirs = _country_parts(a), _country_parts(b)
-    return any(_alike(x, y, COUNTRY_PREFIX) for x in ours for y in theirs)
-
-
-def _country_parts(text: str) -> list[str]:
-    return [p for p in re.split(r"\s*-\s*", text.split(",")[-1]) if p.strip()]
-
-
-def _alike(a: str, b: str, prefix: int = 5) -> bool:
-    """The same place or nationality, however written: equal, or sharing the first five
-    letters ("American" and "America", "Russian" and "Russia")."""
-    x, y = a.casefold().strip(), b.casefold().strip()
-    return x == y or (min(len(x), len(y)) >= prefix and x[:prefix] == y[:prefix])
-
-
-def _parsed(value: Value, wanted: AnswerType) -> float | None:
-    """A comparable number: a date as YYYYMMDD (missing parts 0)."""
-    if wanted is AnswerType.DATE:
-        date = parse_date(value.text)
-        if date is None:
-            return None
-        parts = [int(p) for p in date.iso.split("-")] + [0, 0]
-        return float(parts[0] * 10_000 + parts[1] * 100 + parts[2])
-    digits = re.search(r"\d+(?:[.,]\d+)*", value.text)
-    return float(digits.group().replace(",", "")) if digits else None
 
 
 def _about_text(evidence: Evidence) -> str:

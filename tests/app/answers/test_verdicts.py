@@ -1,12 +1,12 @@
-"""The extractive composer's readings of values: a year when a year is asked for, and two
-countries written differently."""
+"""Verdicts on values: a year when a year is asked for, and two countries written
+differently."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.answers.extractive import _as_asked, _same_kind
 from app.answers.question import AnswerType, read_question
+from app.answers.verdicts import as_asked, same_kind
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,7 @@ from app.answers.question import AnswerType, read_question
     ],
 )
 def test_a_year_is_the_answer_when_a_year_is_asked_for(query: str, expected: str) -> None:
-    assert _as_asked("4 May 1920", read_question(query)) == expected
+    assert as_asked("4 May 1920", read_question(query)) == expected
 
 
 @pytest.mark.parametrize(
@@ -32,9 +32,9 @@ def test_a_year_is_the_answer_when_a_year_is_asked_for(query: str, expected: str
     ],
 )
 def test_two_countries_written_differently(a: str, b: str, same: bool) -> None:
-    assert _same_kind(a, b, AnswerType.NATIONALITY) is same
+    assert same_kind(a, b, AnswerType.NATIONALITY) is same
 
 
 def test_two_places_are_compared_whole() -> None:
     """ "Born in the same place?": Rome and Milan are not one place, though one country."""
-    assert not _same_kind("Rome, Italy", "Milan, Italy", AnswerType.PLACE)
+    assert not same_kind("Rome, Italy", "Milan, Italy", AnswerType.PLACE)

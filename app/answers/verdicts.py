@@ -1,0 +1,60 @@
+"""How two values compare, and a value as the question asks for it: the verdicts of the
+extractive composer's comparisons ("which came first?", "the same country?") and the year
+of a date when a year is asked for.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.answers.evidence import Evidence, Value
+from app.answers.question import AnswerType, Comparison, Prefer, Question
+from ingest.dates import parse_date
+
+COUNTRY_PREFIX = 4  # letters a country and its people share: "Norway" and "Norwegian"
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו שנה|何年", re.I)
+
+
+def winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]) -> str:
+    a, b = [parsed(p[1], comparison.value) if p and p[1] else None for p in found]
+    assert a is not None and b is not None
+    first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
+    return comparison.sides[0] if first_wins else comparison.sides[1]
+
+
+def as_asked(value: str, question: Question) -> str:
+    """A date's year alone, when the question asks for a year."""
+    date = parse_date(value) if _ASKS_YEAR.search(question.text) else None
+    return date.iso.split("-")[0] if date is not None else value
+
+
+def same_kind(a: str, b: str, value: AnswerType) -> bool:
+    """Whether two values agree. A country is the last part of a place ("Hamar, Norway"),
+    and a hyphenated nationality ("Czech-American") is each of its parts."""
+    if value is not AnswerType.NATIONALITY:
+        return _alike(a, b)
+    ours, theirs = _country_parts(a), _country_parts(b)
+    return any(_alike(x, y, COUNTRY_PREFIX) for x in ours for y in theirs)
+
+
+def _country_parts(text: str) -> list[str]:
+    return [p for p in re.split(r"\s*-\s*", text.split(",")[-1]) if p.strip()]
+
+
+def _alike(a: str, b: str, prefix: int = 5) -> bool:
+    """The same place or nationality, however written: equal, or sharing the first five
+    letters ("American" and "America", "Russian" and "Russia")."""
+    x, y = a.casefold().strip(), b.casefold().strip()
+    return x == y or (min(len(x), len(y)) >= prefix and x[:prefix] == y[:prefix])
+
+
+def parsed(value: Value, wanted: AnswerType) -> float | None:
+    """A comparable number: a date as YYYYMMDD (missing parts 0)."""
+    if wanted is AnswerType.DATE:
+        date = parse_date(value.text)
+        if date is None:
+            return None
+        parts = [int(p) for p in date.iso.split("-")] + [0, 0]
+        return float(parts[0] * 10_000 + parts[1] * 100 + parts[2])
+    digits = re.search(r"\d+(?:[.,]\d+)*", value.text)
+    return float(digits.group().replace(",", "")) if digits else None
