@@ -46,7 +46,7 @@ from app.answers.related import Pages, asks_for_the_person, related_person, thro
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import Common, common_class, common_value
 from app.answers.subjects import defines_as
-from app.answers.verdicts import as_asked, parsed, same_kind, winner
+from app.answers.verdicts import as_asked, days_between, parsed, same_kind, winner
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
 from ingest.titles import without_qualifier
@@ -301,7 +301,7 @@ class _Composition:
         if comparison.prefer is Prefer.SHARED:
             return self._shared(comparison)
         links = [self._linked(side, comparison.relation) for side in comparison.sides]
-        found = [self._value_of(link, comparison.value) if link else None for link in links]
+        found = [self._value_of(link, comparison) if link else None for link in links]
         for side, pair in zip(comparison.sides, found, strict=True):
             if pair is None:
                 self._gap(labels.side_gap(self.context.language, side))
@@ -315,17 +315,29 @@ class _Composition:
         return [(link[0], None) for link in links if link and link[0]] + present
 
     def _value_of(
-        self, link: tuple[Evidence | None, str], wanted: AnswerType
+        self, link: tuple[Evidence | None, str], comparison: Comparison
     ) -> tuple[Evidence, Value | None] | None:
         """A side's own value, or a related person's, read in their own passage only (its
         opening sentence first): the side's passage has dates of its own."""
         linked, name = link
+        wanted = comparison.value
+        if comparison.lifespan:
+            return self._lifespan(name)
         if linked is None:
             return self._side(name, wanted)
         key = name.casefold()
         own = [e for e in self.ranked if without_qualifier(_title(e)).casefold() == key]
         own.sort(key=lambda e: e is not self._opening(e.source))
         return self._first_value(own, wanted)
+
+    def _lifespan(self, side: str) -> tuple[Evidence, Value | None] | None:
+        """The days a side lived: between the first two dates of a sentence about it that
+        holds both ends of a life ("(4 May 1920 – 2 June 1990)")."""
+        for evidence in self._about_side(side):
+            days = days_between([v.text for v in values(evidence, self.question, AnswerType.DATE)])
+            if days is not None:
+                return evidence, Value(str(days), 0, 0)  # a count, not in the text
+        return None
 
     def _linked(self, side: str, relation: str | None) -> tuple[Evidence | None, str] | None:
         """Whose value stands for the side: the side itself, or the person its passages

@@ -231,6 +231,9 @@ _NAMED_PAIR = re.compile(  # a year in brackets after a name is no part of it
     rf"(?P<a>{_NAME})(?:\s+\([^)]*\))?,?\s+and\s+(?:the\s+)?(?P<b>{_NAME})"
 )
 _BOTH = re.compile(r"^(?i:both)\s+")
+_LIFESPAN = re.compile(
+    r"\blived\s+(?:a\s+)?(?:long|short)|\b(?:long|short)(?:er|est)\s+li(?:fe|ves)\b", re.I
+)
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")  # lower case: "The Mask" keeps its article
 _LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
 _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
@@ -266,6 +269,7 @@ class Comparison:
     # Whose value is compared, when not the sides' own: "Which film has the director who
     # was born first, A or B?" compares A's director with B's.
     relation: str | None = None
+    lifespan: bool = False  # "Who lived longer?": the days between each side's two dates
 
 
 @dataclass(frozen=True)
@@ -354,6 +358,8 @@ def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
         return None
     if prefer is None:
         return Comparison(sides, Prefer.HOLDS, AnswerType.ANY)
+    if _LIFESPAN.search(text):
+        return Comparison(sides, prefer, AnswerType.DATE, lifespan=True)
     by_time = prefer in (Prefer.EARLIER, Prefer.LATER) and answer_type is not AnswerType.NUMBER
     return Comparison(sides, prefer, AnswerType.DATE if by_time else AnswerType.NUMBER)
 

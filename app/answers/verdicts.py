@@ -6,6 +6,7 @@ of a date when a year is asked for.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from app.answers.evidence import Evidence, Value
 from app.answers.question import AnswerType, Comparison, Prefer, Question
@@ -16,16 +17,25 @@ _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו ש�
 
 
 def winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]) -> str:
-    a, b = [parsed(p[1], comparison.value) if p and p[1] else None for p in found]
+    kind = AnswerType.NUMBER if comparison.lifespan else comparison.value
+    a, b = [parsed(p[1], kind) if p and p[1] else None for p in found]
     assert a is not None and b is not None
     first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
     return comparison.sides[0] if first_wins else comparison.sides[1]
 
 
+def days_between(texts: list[str]) -> int | None:
+    """The days between the earliest and the latest of the dates (a year alone counting
+    from its first day), or None for fewer than two."""
+    found = (parse_date(text) for text in texts)
+    days = sorted(date.fromisoformat((d.iso + "-01-01")[:10]) for d in found if d is not None)
+    return (days[-1] - days[0]).days if len(days) >= 2 else None
+
+
 def as_asked(value: str, question: Question) -> str:
     """A date's year alone, when the question asks for a year."""
-    date = parse_date(value) if _ASKS_YEAR.search(question.text) else None
-    return date.iso.split("-")[0] if date is not None else value
+    found = parse_date(value) if _ASKS_YEAR.search(question.text) else None
+    return found.iso.split("-")[0] if found is not None else value
 
 
 def same_kind(a: str, b: str, value: AnswerType) -> bool:
@@ -51,10 +61,10 @@ def _alike(a: str, b: str, prefix: int = 5) -> bool:
 def parsed(value: Value, wanted: AnswerType) -> float | None:
     """A comparable number: a date as YYYYMMDD (missing parts 0)."""
     if wanted is AnswerType.DATE:
-        date = parse_date(value.text)
-        if date is None:
+        found = parse_date(value.text)
+        if found is None:
             return None
-        parts = [int(p) for p in date.iso.split("-")] + [0, 0]
+        parts = [int(p) for p in found.iso.split("-")] + [0, 0]
         return float(parts[0] * 10_000 + parts[1] * 100 + parts[2])
     digits = re.search(r"\d+(?:[.,]\d+)*", value.text)
     return float(digits.group().replace(",", "")) if digits else None

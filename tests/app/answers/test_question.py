@@ -255,3 +255,21 @@ def test_a_side_of_a_yes_or_no_pair_may_hold_small_words_between_capitals() -> N
     comparison = read_question("Were Sound Team and Dead by Sunrise both formed before 2010?")
     assert comparison is not None and comparison.comparison is not None
     assert comparison.comparison.sides == ("Sound Team", "Dead by Sunrise")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who lived longer, Maren Olsvik or Ivo Marsh?",
+        "Which playwright lived a longer life, A or B?",
+    ],
+)
+def test_who_lived_longer_compares_lifespans(text: str) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.lifespan
+    assert comparison.prefer is Prefer.MORE
+
+
+def test_who_was_born_first_compares_dates_not_lifespans() -> None:
+    comparison = read_question("Who was born first, Maren Olsvik or Ivo Marsh?").comparison
+    assert comparison is not None and not comparison.lifespan

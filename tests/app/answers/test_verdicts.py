@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.answers.question import AnswerType, read_question
-from app.answers.verdicts import as_asked, same_kind
+from app.answers.verdicts import as_asked, days_between, same_kind
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,9 @@ def test_two_countries_written_differently(a: str, b: str, same: bool) -> None:
 def test_two_places_are_compared_whole() -> None:
     """ "Born in the same place?": Rome and Milan are not one place, though one country."""
     assert not same_kind("Rome, Italy", "Milan, Italy", AnswerType.PLACE)
+
+
+def test_the_days_between_the_two_ends_of_a_life() -> None:
+    assert days_between(["4 May 1920", "2 June 1990"]) == 25596
+    assert days_between(["1890", "1961"]) == 25932  # a year alone counts from its first day
+    assert days_between(["4 May 1920"]) is None
