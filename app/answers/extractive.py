@@ -320,15 +320,12 @@ class _Composition:
         """A side's own value, or a related person's, read in their own passage only (its
         opening sentence first): the side's passage has dates of its own."""
         linked, name = link
-        wanted = comparison.value
         if comparison.lifespan:
             return self._lifespan(name)
         if linked is None:
-            return self._side(name, wanted)
-        key = name.casefold()
-        own = [e for e in self.ranked if without_qualifier(_title(e)).casefold() == key]
-        own.sort(key=lambda e: e is not self._opening(e.source))
-        return self._first_value(own, wanted)
+            return self._side(name, comparison.value)
+        own = sorted(self.pages.own(name), key=lambda e: e is not self._opening(e.source))
+        return self._first_value(own, comparison.value)
 
     def _lifespan(self, side: str) -> tuple[Evidence, Value | None] | None:
         """The days a side lived: between the first two dates of a sentence about it that
@@ -368,10 +365,8 @@ class _Composition:
     def _holding(self, side: str, terms: frozenset[str]) -> Holding | None:
         """The sentence about the side that holds most of the property: of its own passage
         when one there has it, since a sentence naming two things may say it of either."""
-        about = self._about_side(side)
-        key = _named_form(self.ranked, side)
-        own = holding([e for e in about if without_qualifier(_title(e)).casefold() == key], terms)
-        return own if own is not None and own.holds else holding(about, terms)
+        own = holding(self.pages.own(_named_form(self.ranked, side)), terms)
+        return own if own is not None and own.holds else holding(self._about_side(side), terms)
 
     def _shared(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """What the two sides have in common: for a named type (a city, a company) a value

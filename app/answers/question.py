@@ -100,7 +100,7 @@ _ROLES = frozenset(_KINDS[AnswerType.PERSON].split()) - {
     "saint",
     "leader",
 }
-KIN = frozenset("father mother husband wife spouse child son daughter brother sister".split())
+_KIN = frozenset("father mother husband wife spouse child son daughter brother sister".split())
 # "the director of film X" (the nearest the thing last), "X's father's wife" (first).
 _ROLE_OF = re.compile(r"\bthe\s+(?P<role>[a-z]+)\s+of\s+(?!(?:what|which|whom?)\b)")
 _ROLE_OWNED = re.compile(r"'s\s+(?P<role>[a-z]+)\b")
@@ -359,7 +359,7 @@ def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
     if prefer is None:
         return Comparison(sides, Prefer.HOLDS, AnswerType.ANY)
     if _LIFESPAN.search(text):
-        return Comparison(sides, prefer, AnswerType.DATE, lifespan=True)
+        return Comparison(sides, prefer, AnswerType.NUMBER, lifespan=True)
     by_time = prefer in (Prefer.EARLIER, Prefer.LATER) and answer_type is not AnswerType.NUMBER
     return Comparison(sides, prefer, AnswerType.DATE if by_time else AnswerType.NUMBER)
 
@@ -382,7 +382,7 @@ def _related(
     the question asks for ("Which director was born first?" compares the sides)."""
     compares = (Prefer.EARLIER, Prefer.LATER, Prefer.SAME)
     if comparison is None or comparison.prefer not in compares:
-        return None if comparison is None else comparison
+        return comparison
     if answer_type is AnswerType.PERSON:
         return comparison
     rest = text
@@ -404,7 +404,7 @@ def _roles(text: str) -> tuple[str, ...]:
         return _COMPOUNDS[re.sub(r"[\s-]+", " ", compound.group("kin").casefold())]
     owned = [m.group("role") for m in _ROLE_OWNED.finditer(text)]
     of = [m.group("role") for m in _ROLE_OF.finditer(text)][::-1]
-    return tuple(r for r in (owned or of) if r in _ROLES or r in KIN)
+    return tuple(r for r in (owned or of) if r in _ROLES or r in _KIN)
 
 
 def _shared(text: str, answer_type: AnswerType) -> Comparison | None:

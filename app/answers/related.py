@@ -56,10 +56,9 @@ MIN_NAME = 4  # letters of the shortest document name looked for in a question
 @dataclass(frozen=True)
 class Pages:
     """The retrieved passages' sentences by their document's name (case folded, without
-    its qualifier), each in score order, and the pronoun each document mostly uses."""
+    its qualifier), each in score order."""
 
     sentences: dict[str, list[Evidence]]
-    pronouns: dict[str, str | None]
 
     @classmethod
     def of(cls, ranked: list[Evidence]) -> Pages:
@@ -67,10 +66,16 @@ class Pages:
         for evidence in ranked:
             sentences.setdefault(_name(evidence), []).append(evidence)
         sentences.pop("", None)
-        return cls(sentences, {n: _pronoun(s) for n, s in sentences.items()})
+        return cls(sentences)
 
     def own(self, name: str) -> list[Evidence]:
         return self.sentences.get(name.casefold(), [])
+
+    def pronoun(self, name: str) -> str | None:
+        """The pronoun a name's own passage mostly uses, "he" or "she"; None on a tie."""
+        own = self.own(name)
+        he, she = (sum(len(r.findall(e.text)) for e in own) for r in _PRONOUNS.values())
+        return None if he == she else ("he" if he > she else "she")
 
     def named_in(self, text: str) -> str | None:
         """The longest document name the text holds."""
@@ -93,10 +98,10 @@ def related_person(
     any other person the entity model found; the name nearest the word, of two as near
     the one after it ("written by A and directed by B")."""
     cues = frozenset(analyze(_CUES.get(role, role)))
-    asked, own = question.text.casefold(), {_name(e) for e in about[:1]}
+    asked, own = question.text.casefold(), _name(about[0]) if about else ""
 
     def skip(name: str) -> bool:
-        return name in asked or name in own
+        return name in asked or name == own
 
     candidates: list[Callable[[Evidence], list[Value]]] = [
         lambda e: [v for v in _paged(e, pages, skip) if _fits(v, role, pages)],
@@ -142,19 +147,13 @@ def _paged(evidence: Evidence, pages: Pages, skip: Callable[[str], bool]) -> lis
 def _fits(person: Value, role: str, pages: Pages) -> bool:
     """Not a man for a mother, nor a woman for a father, by their own passage's pronouns."""
     wanted = _GENDER.get(role)
-    found = pages.pronouns.get(person.text.casefold())
+    found = pages.pronoun(person.text)
     return wanted is None or found is None or found == wanted
 
 
 def _closeness(evidence: Evidence, person: Value, cues: frozenset[str]) -> tuple[float, bool]:
     before = frozenset(analyze(evidence.text[: person.start]))
     return nearness(evidence, person, cues), bool(related_terms(before, cues))
-
-
-def _pronoun(sentences: list[Evidence]) -> str | None:
-    counts = {p: sum(len(r.findall(e.text)) for e in sentences) for p, r in _PRONOUNS.items()}
-    he, she = counts["he"], counts["she"]
-    return None if he == she else ("he" if he > she else "she")
 
 
 def _name(evidence: Evidence) -> str:

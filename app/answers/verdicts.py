@@ -17,8 +17,7 @@ _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו ש�
 
 
 def winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]) -> str:
-    kind = AnswerType.NUMBER if comparison.lifespan else comparison.value
-    a, b = [parsed(p[1], kind) if p and p[1] else None for p in found]
+    a, b = [parsed(p[1], comparison.value) if p and p[1] else None for p in found]
     assert a is not None and b is not None
     first_wins = a <= b if comparison.prefer in (Prefer.EARLIER, Prefer.LESS) else a >= b
     return comparison.sides[0] if first_wins else comparison.sides[1]
