@@ -1,10 +1,11 @@
 """Sentences of a passage with their character offsets, for quoting it word for word.
 
 Boundaries: sentence punctuation (Latin, Hebrew and CJK) followed by a space or the end,
-except the period of an initial or a title; a
-blank line; a line that starts a list item or a heading; and a short line that ends without
-punctuation (a heading or a `Field: value` line) unless the next line starts in lower case
-or with a digit. A long line that ends without punctuation is a wrapped sentence.
+except the period of an initial, a title, or an abbreviation before a number ("d. 1993",
+"c. 1850"); a blank line; a line that starts a list item or a heading; and a short line
+that ends without punctuation (a heading or a `Field: value` line) unless the next line
+starts in lower case or with a digit. A long line that ends without punctuation is a wrapped
+sentence.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ _PUNCTUATED = re.compile(r"[.!?。！？:;,]\s*$")
 _ABBREVIATION = re.compile(
     r"(?:^|[\s(\"'])(?:[A-Z]|St|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Rev|Mt|Ft|vs)\.$"
 )
+# Abbreviations before a number: born, died, circa, flourished, reigned, page, number,
+# volume ("b. 1901", "d. 1993", "c. 1850", "fl. 1920s").
+_CARRIES_ON = re.compile(r"(?:^|[\s(\"'])(?:b|d|c|ca|fl|r|p|pp|no|vol)\.\s+\d")
 
 
 @dataclass(frozen=True)
@@ -67,12 +71,19 @@ def _split(text: str, start: int, end: int) -> list[Sentence]:
     pieces: list[Sentence] = []
     cursor = start
     for boundary in _END.finditer(text, start, end):
-        if _ABBREVIATION.search(text, max(start, boundary.start() - 6), boundary.start()):
+        if _continues(text, start, boundary.start(), boundary.end()):
             continue
         pieces.extend(_trimmed(text, cursor, boundary.start()))
         cursor = boundary.end()
     pieces.extend(_trimmed(text, cursor, end))
     return pieces
+
+
+def _continues(text: str, start: int, period: int, after: int) -> bool:
+    """Whether the punctuation at `period` is inside a sentence rather than its end."""
+    if _ABBREVIATION.search(text, max(start, period - 6), period):
+        return True
+    return _CARRIES_ON.search(text[max(start, period - 5) : after + 1]) is not None
 
 
 def _trimmed(text: str, start: int, end: int) -> list[Sentence]:

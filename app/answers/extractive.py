@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import numpy as np
 
@@ -65,6 +66,9 @@ _EXCEPTION = re.compile(
     re.I,
 )
 _QUOTES = {"ja": ("「", "」")}
+_CAPITALISED = r"[A-Z0-9\u00c0-\u00de][\w'.&!-]*"
+_BEFORE_A_COMMA = rf"(?P<run>(?:{_CAPITALISED}\s+)*{_CAPITALISED}),\s*"
+_AFTER_A_COMMA = r",\s*(?P<rest>[^,?]+)"
 # Answer types a passage's own subject can be: names, not dates or numbers.
 SUBJECT_TYPES = frozenset(
     {AnswerType.PERSON, AnswerType.PLACE, AnswerType.ORGANISATION, AnswerType.WORK}
@@ -87,6 +91,7 @@ class ExtractiveComposer:
         pool = gather(context.sources)
         if not pool:
             return Draft(abstain_reason="NO_CONTEXT")
+        context = replace(context, question=_widened(context.question, pool))
         dense = await self._read(context, pool)
         ranked = sorted(pool, key=lambda e: -e.score)
         comparison = context.question.comparison is not None
@@ -135,6 +140,38 @@ class ExtractiveComposer:
         for index, value in zip(chosen, similarity, strict=True):
             dense[index] = float(value)
         return dense
+
+
+def _widened(question: Question, pool: list[Evidence]) -> Question:
+    """The question with each side of its comparison widened over a comma, when a passage
+    names the wider form: a name may hold a comma ("Sir Thomas Wheate, 1st Baronet",
+    "Love, Honor and Oh-Baby!"), which the question's parse took for the sides' boundary."""
+    comparison = question.comparison
+    if comparison is None:
+        return question
+    sides = tuple(_wider_side(question.text, side, pool) for side in comparison.sides)
+    if sides == comparison.sides:
+        return question
+    return replace(question, comparison=replace(comparison, sides=(sides[0], sides[1])))
+
+
+def _wider_side(text: str, side: str, pool: list[Evidence]) -> str:
+    """The side with the capitalised words before a comma in front of it, or with the
+    words after a comma behind it, as long as a passage names the result."""
+    while (found := re.search(_BEFORE_A_COMMA + re.escape(side), text)) is not None:
+        wider = f"{found.group('run')}, {side}"
+        if not _named(wider, pool):
+            break
+        side = wider
+    after = re.search(re.escape(side) + _AFTER_A_COMMA, text)
+    words = after.group("rest").split() if after else []
+    longer = (f"{side}, {' '.join(words[:size])}" for size in range(len(words), 0, -1))
+    return next((wider for wider in longer if _named(wider, pool)), side)
+
+
+def _named(name: str, pool: list[Evidence]) -> bool:
+    key = name.casefold()
+    return any(key in _about_text(e) for e in pool)
 
 
 def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:

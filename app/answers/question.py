@@ -145,6 +145,17 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
         AnswerType.DATE,
     ),
     (re.compile(r"\b(who|whom|whose)\b", re.I), AnswerType.PERSON),
+    # "Where did she study?", "Where does he work?": at a school or an employer, not a
+    # place; not "where is the company that she worked for", a relative clause's verb.
+    (
+        re.compile(
+            r"\bwhere\s+(?:did|does|do|was|is|were|has|had)\s+"
+            r"(?:(?!\b(?:that|who|which|whom)\b)[^?])*?\b(?:stud(?:y|ied|ies)|work(?:s|ed)?"
+            r"|teach(?:es)?|taught|educated|graduated?|attend(?:s|ed)?|employed|trained)\b",
+            re.I,
+        ),
+        AnswerType.ORGANISATION,
+    ),
     (
         re.compile(r"\b(where|(what|which) (country|city|place|town)|place of)\b", re.I),
         AnswerType.PLACE,

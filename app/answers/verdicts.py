@@ -1,6 +1,6 @@
 """How two values compare, and a value as the question asks for it: the verdicts of the
-extractive composer's comparisons ("which came first?", "the same country?") and the year
-of a date when a year is asked for.
+extractive composer's comparisons ("which came first?", "the same country?"), the year
+of a date when a year is asked for, and a count without the word after it.
 """
 
 from __future__ import annotations
@@ -10,10 +10,14 @@ from datetime import date
 
 from app.answers.evidence import Evidence, Value
 from app.answers.question import AnswerType, Comparison, Prefer, Question
+from ingest.analyzer import analyze
 from ingest.dates import parse_date
 
 COUNTRY_PREFIX = 4  # letters a country and its people share: "Norway" and "Norwegian"
 _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו שנה|何年", re.I)
+_WORD_AFTER = re.compile(r"\s+[^\W\d]+$")  # "44 victories"; not "25日"
+_MEASURE = re.compile(r"\bhow\s+(?:long|far|tall|high|big|large|heavy|old|much|wide|deep)\b", re.I)
+_MAGNITUDE = re.compile(r"\s(?:hundred|thousand|million|billion|trillion|percent)$", re.I)
 
 
 def winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]) -> str:
@@ -32,9 +36,22 @@ def days_between(texts: list[str]) -> int | None:
 
 
 def as_asked(value: str, question: Question) -> str:
-    """A date's year alone, when the question asks for a year."""
+    """A date's year alone, when the question asks for a year; a count without the word
+    read after it ("44 victories", "8,515 at"), which the question names or which is no
+    unit at all, but with its magnitude ("250 million") or the unit of a measure the
+    question does not name ("8 km" for "how long")."""
+    if question.answer_type is AnswerType.NUMBER:
+        return _count(value, question)
     found = parse_date(value) if _ASKS_YEAR.search(question.text) else None
     return found.iso.split("-")[0] if found is not None else value
+
+
+def _count(value: str, question: Question) -> str:
+    word = _WORD_AFTER.search(value)
+    if word is None or _MAGNITUDE.search(value):
+        return value
+    named = set(analyze(word.group())) & {*question.terms, question.unit}
+    return value if not named and _MEASURE.search(question.text) else value[: word.start()]
 
 
 def same_kind(a: str, b: str, value: AnswerType) -> bool:

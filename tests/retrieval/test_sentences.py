@@ -51,3 +51,12 @@ def test_initials_and_titles_do_not_end_a_sentence() -> None:
         "Dr. Hale wrote it.",
         "It won.",
     ]
+
+
+def test_lower_case_abbreviations_do_not_end_a_sentence() -> None:
+    text = "Ann Vale (b. 1901 – d. 1993) was a painter, fl. 1920s. So it is. 1994 came."
+    assert [s.text for s in sentences(text)] == [
+        "Ann Vale (b. 1901 – d. 1993) was a painter, fl. 1920s.",
+        "So it is.",
+        "1994 came.",
+    ]

@@ -24,6 +24,9 @@ from app.answers.question import AnswerType, Prefer, read_question
         ("What documentary series did the studio release?", AnswerType.WORK),
         ("Which war ended the treaty?", AnswerType.EVENT),
         ("What nationality is the director of the film?", AnswerType.NATIONALITY),
+        ("Where did her father study?", AnswerType.ORGANISATION),
+        ("Where does the director of the film work at?", AnswerType.ORGANISATION),
+        ("Where is the company that she worked for based?", AnswerType.PLACE),
     ],
 )
 def test_the_answer_type(text: str, expected: AnswerType) -> None:

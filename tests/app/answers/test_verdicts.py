@@ -22,6 +22,26 @@ def test_a_year_is_the_answer_when_a_year_is_asked_for(query: str, expected: str
 
 
 @pytest.mark.parametrize(
+    ("value", "query", "expected"),
+    [
+        ("44 victories", "The pilot had how many victories?", "44"),
+        ("8,515 at", "What was the population of the town in 2000?", "8,515"),
+        ("250 million", "How many copies of the book sold?", "250 million"),
+        ("8 km", "How long is the bridge?", "8 km"),
+        ("7 miles", "How far from the town is the studio?", "7 miles"),
+        ("3 hours", "How long, in hours, did the storm last?", "3"),
+        ("25日", "有給休暇は何日ですか？", "25日"),
+    ],
+)
+def test_a_count_is_the_number_with_its_magnitude_or_an_unnamed_unit(
+    value: str, query: str, expected: str
+) -> None:
+    """The word read after a number is dropped when the question names it or it is no
+    unit; a magnitude stays, and so does the unit of a measure the question leaves open."""
+    assert as_asked(value, read_question(query)) == expected
+
+
+@pytest.mark.parametrize(
     ("a", "b", "same"),
     [
         ("Hamar, Norway", "Norwegian", True),  # a place's last part is its country

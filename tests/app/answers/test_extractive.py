@@ -1,0 +1,69 @@
+"""The extractive composer on passages written for the purpose, without the databases: how it
+reads the sides of a comparison against what the passages name."""
+
+from __future__ import annotations
+
+import asyncio
+from uuid import uuid4
+
+import pytest
+
+from app.answers.composer import ComposeContext
+from app.answers.extractive import ExtractiveComposer
+from app.answers.question import read_question
+from app.answers.results import Source
+from app.models.embedders import Embedders
+from app.models.minilm import MODEL_ID
+from app.search.linking import EntityLinker
+from app.search.results import HitDocument, SearchHit
+from app.settings import Settings
+
+PAGES = {
+    "Sir Tom Vale, 1st Baronet": "Sir Tom Vale, 1st Baronet (4 May 1701 – 2 June 1760) was an"
+    " English landowner and politician.",
+    "Ann Grey": "Ann Grey (12 March 1690 – 1 April 1781) was an English poet.",
+    "Love, Honour and Rain": "Love, Honour and Rain is a 1952 comedy film directed by Ivo Marsh.",
+    "Blue Lantern": "Blue Lantern is a 1961 drama film directed by Maren Olsvik.",
+}
+
+
+@pytest.fixture(scope="module")
+def composer() -> ExtractiveComposer:
+    settings = Settings.from_env({})
+    return ExtractiveComposer(Embedders(settings.embeddings), EntityLinker(settings.spacy_model))
+
+
+def short_answer(composer: ExtractiveComposer, query: str) -> str | None:
+    sources = [
+        Source(f"SRC:{i + 1:04d}", _hit(t, text)) for i, (t, text) in enumerate(PAGES.items())
+    ]
+    context = ComposeContext(read_question(query), sources, "en", MODEL_ID)
+    return asyncio.run(composer.draft(context)).short_answer
+
+
+def _hit(title: str, text: str) -> SearchHit:
+    document = HitDocument(uuid4(), uuid4(), title, title, "text/plain", {}, "")
+    return SearchHit(uuid4(), 1.0, [], document, None, [], text, text, [], None)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Who was born first, Sir Tom Vale, 1st Baronet or Ann Grey?", "Ann Grey"),
+        ("Who was born later, Sir Tom Vale, 1st Baronet or Ann Grey?", "Sir Tom Vale, 1st Baronet"),
+        (
+            "Which film came out first, Love, Honour and Rain or Blue Lantern?",
+            "Love, Honour and Rain",
+        ),
+        (
+            "Which film came out first, Blue Lantern or Love, Honour and Rain?",
+            "Love, Honour and Rain",
+        ),
+    ],
+)
+def test_a_side_is_widened_over_a_comma_when_a_passage_names_the_wider_name(
+    composer: ExtractiveComposer, query: str, expected: str
+) -> None:
+    """The question's parse ends a side at a comma ("1st Baronet", "Love"); a passage names
+    the wider form, so the name holds the comma."""
+    assert short_answer(composer, query) == expected
