@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from app.answers.question import LABELS, AnswerType, Question
+from app.answers.question import LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
 from ingest.analyzer import analyze
 from ingest.dates import parse_date
@@ -30,9 +30,21 @@ RANK_WEIGHT = 0.05
 PREFIX = 5  # letters two terms share to count as one word family
 NUMBER_WINDOW = 20  # characters each side of a number read for the question's terms
 # A number and its unit: a Latin or Hebrew word after it, or one CJK character (25日).
+# An English number word counts as its number: "three species", "five acts".
+NUMBER_WORDS = {
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+        " fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_COUNT = r"\d+(?:[.,]\d+)*|\b(?i:" + "|".join(NUMBER_WORDS) + r")\b"
 _NUMBER = re.compile(
-    r"(?<![A-Za-z0-9.\-])\d+(?:[.,]\d+)*(?:\s?[A-Za-z\u0590-\u05ff]{1,12}|[\u3040-\u30ff\u4e00-\u9fff])?"
+    rf"(?<![A-Za-z0-9.\-])(?:{_COUNT})"
+    r"(?:\s?[A-Za-z\u0590-\u05ff]{1,12}|[\u3040-\u30ff\u4e00-\u9fff])?"
 )
+UNIT_WORDS = 3  # words after a number read for the unit it counts: "two studio albums"
+_COUNTED = re.compile(rf"^(?:{_COUNT})")
 _DATE = re.compile(
     r"\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2}|\d{1,2}\s?\S{2,12}\s\d{4}|\b\d{4}\b"
 )
@@ -264,11 +276,30 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         return len(wanted & set(analyze(window)))
 
     def counts_the_unit(value: Value) -> bool:
-        unit = value.text.lstrip("0123456789.,").strip()
-        return question.unit is not None and question.unit in analyze(unit)
+        after = _COUNTED.sub("", text[value.start :], count=1).split()[:UNIT_WORDS]
+        return question.unit is not None and question.unit in analyze(" ".join(after))
 
     ranked = sorted(found, key=lambda v: (not counts_the_unit(v), -near(v)))
+    if _counts(question):
+        return [v for v in ranked if counts_the_unit(v)]
     return [v for v in ranked if near(v) > 0 or counts_the_unit(v)]
+
+
+def _counts(question: Question) -> bool:
+    """Whether the question compares two counts of a thing it names ("which genus has
+    more species"): then only a number of that thing answers for a side."""
+    comparison = question.comparison
+    more_or_less = comparison is not None and comparison.prefer in (Prefer.MORE, Prefer.LESS)
+    return more_or_less and question.unit is not None
+
+
+def count_of(text: str) -> float | None:
+    """The number a value holds, in digits or as an English number word."""
+    digits = re.search(r"\d+(?:[.,]\d+)*", text)
+    if digits is not None:
+        return float(digits.group().replace(",", ""))
+    word = text.split()[0].casefold() if text.split() else ""
+    return float(NUMBER_WORDS[word]) if word in NUMBER_WORDS else None
 
 
 _RANGE = re.compile(r"\s*[–—-]\s*")

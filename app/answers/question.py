@@ -266,6 +266,12 @@ _QUESTION_WORDS = frozenset(
 )
 _UNITS = (
     re.compile(r"\bhow (?:many|much)\s+(?:\w+\s+)??(\w+)", re.I),
+    # What two counts compare: the last word of the phrase after "more" ("more studio
+    # albums, A or B?"), which ends at a comma, a name or a preposition.
+    re.compile(
+        r"\b(?:more|most|fewer|less|least)\s+(?:[a-z']+\s+)*?([a-z]+)"
+        r"(?=\s*[,?:]|\s+(?:or|than|in|of|with|for|on|at|to|by|between|among)\b|\s+[A-Z])"
+    ),
     re.compile(r"כמה\s+(\S+)"),
     re.compile(r"何([日人件回年歳個本])"),
 )

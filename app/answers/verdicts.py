@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from app.answers.evidence import Evidence, Value
+from app.answers.evidence import Evidence, Value, count_of
 from app.answers.question import AnswerType, Comparison, Prefer, Question
 from ingest.analyzer import analyze
 from ingest.dates import parse_date
@@ -82,5 +82,4 @@ def parsed(value: Value, wanted: AnswerType) -> float | None:
             return None
         parts = [int(p) for p in found.iso.split("-")] + [0, 0]
         return float(parts[0] * 10_000 + parts[1] * 100 + parts[2])
-    digits = re.search(r"\d+(?:[.,]\d+)*", value.text)
-    return float(digits.group().replace(",", "")) if digits else None
+    return count_of(value.text)

@@ -24,6 +24,10 @@ PAGES = {
     "Ann Grey": "Ann Grey (12 March 1690 – 1 April 1781) was an English poet.",
     "Love, Honour and Rain": "Love, Honour and Rain is a 1952 comedy film directed by Ivo Marsh.",
     "Blue Lantern": "Blue Lantern is a 1961 drama film directed by Maren Olsvik.",
+    "Aster Vale": "Aster Vale is a genus of about 50 species of flowering plants. It was"
+    " first described in 1801.",
+    "Brome Hill": "Brome Hill is a genus comprising three species of grasses, first described"
+    " in 1950 from 120 plants.",
 }
 
 
@@ -66,4 +70,19 @@ def test_a_side_is_widened_over_a_comma_when_a_passage_names_the_wider_name(
 ) -> None:
     """The question's parse ends a side at a comma ("1st Baronet", "Love"); a passage names
     the wider form, so the name holds the comma."""
+    assert short_answer(composer, query) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Which genus has more species, Aster Vale or Brome Hill?", "Aster Vale"),
+        ("Which genus has fewer species, Aster Vale or Brome Hill?", "Brome Hill"),
+    ],
+)
+def test_a_comparison_of_counts_compares_the_numbers_of_the_thing_it_names(
+    composer: ExtractiveComposer, query: str, expected: str
+) -> None:
+    """Each side's number is the one that counts species ("three species" as a word), not
+    a year or another count in the same passage."""
     assert short_answer(composer, query) == expected

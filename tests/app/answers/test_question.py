@@ -276,3 +276,17 @@ def test_who_lived_longer_compares_lifespans(text: str) -> None:
 def test_who_was_born_first_compares_dates_not_lifespans() -> None:
     comparison = read_question("Who was born first, Maren Olsvik or Ivo Marsh?").comparison
     assert comparison is not None and not comparison.lifespan
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("Which genus has more species, Aster Vale or Brome Hill?", "speci"),
+        ("Who has released more studio albums, A Band or B Band?", "album"),
+        ("Which band has more members The Futureheads or Marcy Playground?", "member"),
+        ("Who has written more than 300 papers, Ann Lee or Ivo Marsh?", None),
+    ],
+)
+def test_a_comparison_of_counts_names_what_it_counts(text: str, unit: str | None) -> None:
+    """The last word of the phrase after "more", up to a comma, a name or "than"."""
+    assert read_question(text).unit == unit

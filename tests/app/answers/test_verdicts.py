@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from app.answers.evidence import Value
 from app.answers.question import AnswerType, read_question
-from app.answers.verdicts import as_asked, days_between, same_kind
+from app.answers.verdicts import as_asked, days_between, parsed, same_kind
 
 
 @pytest.mark.parametrize(
@@ -64,3 +65,10 @@ def test_the_days_between_the_two_ends_of_a_life() -> None:
     assert days_between(["4 May 1920", "2 June 1990"]) == 25596
     assert days_between(["1890", "1961"]) == 25932  # a year alone counts from its first day
     assert days_between(["4 May 1920"]) is None
+
+
+def test_a_number_word_is_its_number() -> None:
+    assert parsed(Value("three species", 0, 13), AnswerType.NUMBER) == 3.0
+    assert parsed(Value("Twelve acts", 0, 11), AnswerType.NUMBER) == 12.0
+    assert parsed(Value("1,200 seats", 0, 11), AnswerType.NUMBER) == 1200.0
+    assert parsed(Value("many acts", 0, 9), AnswerType.NUMBER) is None
