@@ -49,6 +49,7 @@ _DATE = re.compile(
     r"\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2}|\d{1,2}\s?\S{2,12}\s\d{4}|\b\d{4}\b"
 )
 _HEADING = re.compile(r"^#")
+_TERRITORY = re.compile(r"(?:,\s+[A-Z][\w'-]+\s+|\s+)of\s+[A-Z][\w'-]+(?:[\s-][A-Z][\w'-]+)*")
 _WORD = re.compile(r"\w+")
 
 
@@ -253,11 +254,15 @@ def shares_a_term(text: str, other: str) -> bool:
 
 
 def _with_parts(text: str, named: Named, everything: list[Named]) -> Value:
-    """A place with the places that qualify it after commas: "Montreal, Quebec"."""
+    """A place with the places that qualify it after commas: "Montreal, Quebec"; a person
+    with the territory of their name or title: "Eleanor of Arborea", "Prince George, Duke
+    of Kent"."""
     end = named.end
     for other in sorted(everything, key=lambda n: n.start):
         if other.start > end and other.label == named.label and text[end : other.start] == ", ":
             end = other.end
+    territory = _TERRITORY.match(text, end) if named.label == "PERSON" else None
+    end = territory.end() if territory else end
     return Value(text[named.start : end], named.start, end)
 
 

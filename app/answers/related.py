@@ -105,7 +105,11 @@ def related_person(
 
     candidates: list[Callable[[Evidence], list[Value]]] = [
         lambda e: [v for v in _paged(e, pages, skip) if _fits(v, role, pages)],
-        lambda e: values(e, question, AnswerType.PERSON),
+        lambda e: [
+            v
+            for v in values(e, question, AnswerType.PERSON)
+            if not skip(v.text.casefold()) and _fits(v, role, pages)
+        ],
     ]
     for named in candidates:
         for evidence in about:
