@@ -75,3 +75,13 @@ def test_a_chain_breaks_where_a_person_has_no_passage() -> None:
     pool = passages({"Red Lantern": FILM}, ("Ivo Marsh",))
     question = read_question("Where was the father of the director of film Red Lantern born?")
     assert through_roles(question, Pages.of(pool)) is None
+
+
+def test_a_role_s_person_is_not_the_passage_s_own_subject() -> None:
+    """ "Ivo Marsh married the actress Eva Lund": read by the entity model, both are people
+    near "married"; the spouse is the one the passage is not about."""
+    text = "Ivo Marsh was a director. In 1950 Ivo Marsh married the actress Eva Lund."
+    pool = passages({"Ivo Marsh": text}, ("Ivo Marsh", "Eva Lund"))
+    question = read_question("Who is the spouse of the director of film Red Lantern?")
+    found = related_person(pool, "spouse", question, Pages.of(pool))
+    assert found is not None and found.person.text == "Eva Lund"
