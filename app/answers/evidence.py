@@ -281,8 +281,11 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         return len(wanted & set(analyze(window)))
 
     def counts_the_unit(value: Value) -> bool:
-        after = _COUNTED.sub("", text[value.start :], count=1).split()[:UNIT_WORDS]
-        return question.unit is not None and question.unit in analyze(" ".join(after))
+        """The unit read with the number ("25日", "two studio") or the words after it."""
+        own = _COUNTED.sub("", value.text, count=1)
+        after = " ".join(text[value.end :].split()[: UNIT_WORDS - len(own.split())])
+        units = [*analyze(own), *analyze(after)]
+        return question.unit is not None and question.unit in units
 
     ranked = sorted(found, key=lambda v: (not counts_the_unit(v), -near(v)))
     if _counts(question):
