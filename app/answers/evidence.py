@@ -38,7 +38,8 @@ NUMBER_WORDS = {
         " fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_COUNT = r"\d+(?:[.,]\d+)*|\b(?i:" + "|".join(NUMBER_WORDS) + r")\b"
+_DIGITS = r"\d+(?:[.,]\d+)*"
+_COUNT = _DIGITS + r"|\b(?i:" + "|".join(NUMBER_WORDS) + r")\b"
 _NUMBER = re.compile(
     rf"(?<![A-Za-z0-9.\-])(?:{_COUNT})"
     r"(?:\s?[A-Za-z\u0590-\u05ff]{1,12}|[\u3040-\u30ff\u4e00-\u9fff])?"
@@ -287,10 +288,11 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         units = [*analyze(own), *analyze(after)]
         return question.unit is not None and question.unit in units
 
-    ranked = sorted(found, key=lambda v: (not counts_the_unit(v), -near(v)))
+    counting = {v.start: counts_the_unit(v) for v in found}
+    ranked = sorted(found, key=lambda v: (not counting[v.start], -near(v)))
     if _counts(question):
-        return [v for v in ranked if counts_the_unit(v)]
-    return [v for v in ranked if near(v) > 0 or counts_the_unit(v)]
+        return [v for v in ranked if counting[v.start]]
+    return [v for v in ranked if near(v) > 0 or counting[v.start]]
 
 
 def _counts(question: Question) -> bool:
@@ -303,7 +305,7 @@ def _counts(question: Question) -> bool:
 
 def count_of(text: str) -> float | None:
     """The number a value holds, in digits or as an English number word."""
-    digits = re.search(r"\d+(?:[.,]\d+)*", text)
+    digits = re.search(_DIGITS, text)
     if digits is not None:
         return float(digits.group().replace(",", ""))
     word = text.split()[0].casefold() if text.split() else ""

@@ -42,7 +42,7 @@ from app.answers.evidence import (
     values,
 )
 from app.answers.properties import Holding, holding, property_terms
-from app.answers.question import LABELS, AnswerType, Comparison, Prefer, Question
+from app.answers.question import CAPITALISED, LABELS, AnswerType, Comparison, Prefer, Question
 from app.answers.related import Pages, asks_for_the_person, related_person, through_roles
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import Common, common_class, common_value
@@ -66,8 +66,7 @@ _EXCEPTION = re.compile(
     re.I,
 )
 _QUOTES = {"ja": ("「", "」")}
-_CAPITALISED = r"[A-Z0-9\u00c0-\u00de][\w'.&!-]*"
-_BEFORE_A_COMMA = rf"(?P<run>(?:{_CAPITALISED}\s+)*{_CAPITALISED}),\s*"
+_BEFORE_A_COMMA = rf"(?P<run>(?:{CAPITALISED}\s+)*{CAPITALISED}),\s*"
 _AFTER_A_COMMA = r",\s*(?P<rest>[^,?]+)"
 # Answer types a passage's own subject can be: names, not dates or numbers.
 SUBJECT_TYPES = frozenset(
@@ -149,29 +148,29 @@ def _widened(question: Question, pool: list[Evidence]) -> Question:
     comparison = question.comparison
     if comparison is None:
         return question
-    sides = tuple(_wider_side(question.text, side, pool) for side in comparison.sides)
+    texts = list({id(e.source): _about_text(e) for e in pool}.values())  # once a passage
+    sides = tuple(_wider_side(question.text, side, texts) for side in comparison.sides)
     if sides == comparison.sides:
         return question
     return replace(question, comparison=replace(comparison, sides=(sides[0], sides[1])))
 
 
-def _wider_side(text: str, side: str, pool: list[Evidence]) -> str:
+def _wider_side(text: str, side: str, passages: list[str]) -> str:
     """The side with the capitalised words before a comma in front of it, or with the
     words after a comma behind it, as long as a passage names the result."""
+
+    def named(name: str) -> bool:
+        return any(name.casefold() in passage for passage in passages)
+
     while (found := re.search(_BEFORE_A_COMMA + re.escape(side), text)) is not None:
         wider = f"{found.group('run')}, {side}"
-        if not _named(wider, pool):
+        if not named(wider):
             break
         side = wider
     after = re.search(re.escape(side) + _AFTER_A_COMMA, text)
     words = after.group("rest").split() if after else []
     longer = (f"{side}, {' '.join(words[:size])}" for size in range(len(words), 0, -1))
-    return next((wider for wider in longer if _named(wider, pool)), side)
-
-
-def _named(name: str, pool: list[Evidence]) -> bool:
-    key = name.casefold()
-    return any(key in _about_text(e) for e in pool)
+    return next((wider for wider in longer if named(wider)), side)
 
 
 def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:

@@ -236,8 +236,8 @@ _PAIR = re.compile(
 # runs, or quoted) joined by "and", in a question that asks what they have in common.
 _SHARED = re.compile(r"\b(?:both|in common|share[sd]?)\b", re.I)
 _ONE_OF = re.compile(r"\bwhich (?:one|of)\b", re.I)  # "which of these …": a choice
-_CAPITALISED = r"[A-Z0-9\u00c0-\u00de][\w'.&!-]*"
-_NAME = rf"\"[^\"]+\"|{_CAPITALISED}(?:\s+(?:(?:of|the|de|in|on)\s+)*{_CAPITALISED})*"
+CAPITALISED = r"[A-Z0-9\u00c0-\u00de][\w'.&!-]*"
+_NAME = rf"\"[^\"]+\"|{CAPITALISED}(?:\s+(?:(?:of|the|de|in|on)\s+)*{CAPITALISED})*"
 _NAMED_PAIR = re.compile(  # a year in brackets after a name is no part of it
     rf"(?P<a>{_NAME})(?:\s+\([^)]*\))?,?\s+and\s+(?:the\s+)?(?P<b>{_NAME})"
 )
