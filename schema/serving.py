@@ -12,6 +12,11 @@ import uvicorn
 from app.localdb.stack import Stack, free_port
 from schema.asgi import create_app
 
+# httpx drops an idle pooled connection after 5 s, and uvicorn by default closes it after 5 s
+# too: a request sent on the tick they both expire meets a closed socket ("Server
+# disconnected without sending a response"). The server waits well past the client.
+_KEEP_ALIVE_SECONDS = 30
+
 
 @contextmanager
 def running_server(stack: Stack) -> Iterator[str]:
@@ -19,7 +24,13 @@ def running_server(stack: Stack) -> Iterator[str]:
     port = free_port()
     app = create_app(stack.settings, stack.endpoints)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        lifespan="on",
+        timeout_keep_alive=_KEEP_ALIVE_SECONDS,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
