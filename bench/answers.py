@@ -10,7 +10,9 @@ stream (the generator `answerStream` serves), topK 8. Reported per dataset:
   passage they cite, checked here against corpus.json, independently of Trellis;
 - citation precision: the share of cited sources that are gold passages;
 - p50 / p95 of time to sources, to the first delta and to the whole answer;
-- a baseline in the same run: the first sentence of the top search hit, as the answer.
+- a baseline in the same run: the first sentence of the top search hit, as the answer;
+- a timing baseline in the same run: the same query through `search` alone, timed right
+  beside each answer, so the times read as ratios on a noisy machine.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from bench.ingestion import load
 from bench.quality import ensure_corpus, questions
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
+from store.tenants import Tenant
 
 DATASETS = ("2wiki", "hotpotqa")
 TOP_K = 8
@@ -60,6 +63,7 @@ class Figures:
     to_sources: list[float] = field(default_factory=list)
     to_first_delta: list[float] = field(default_factory=list)
     total: list[float] = field(default_factory=list)
+    search_alone: list[float] = field(default_factory=list)
 
 
 def normalise(text: str) -> str:
@@ -108,6 +112,14 @@ async def answered(services: Services, principal: Principal, collection: str, qu
     raise RuntimeError("the stream ended without an answer")
 
 
+async def searched(services: Services, tenant: Tenant, collection: str, query: str) -> float:
+    """The timing baseline: the answer's own retrieval request through search alone, in ms."""
+    services.search.forget_queries()  # the answer embedded this query; search alone embeds it too
+    started = time.perf_counter()
+    await services.search.search(tenant, SearchRequest((collection,), query, top_k=TOP_K))
+    return (time.perf_counter() - started) * 1000
+
+
 def baseline(timed: Timed) -> str:
     """The first sentence of the top search hit."""
     if not timed.sources.sources:
@@ -152,7 +164,9 @@ async def run(dataset: str, limit: int | None, keep: Path | None) -> Figures:
             tenant = await ensure_corpus(services, dataset)
             principal = await services.keys.operator(tenant)
             for item in questions(dataset, limit):
-                timed = await answered(services, principal, dataset, item["question"])
+                query = item["question"]
+                timed = await answered(services, principal, dataset, query)
+                figures.search_alone.append(await searched(services, tenant, dataset, query))
                 record(figures, item, timed, corpus)
     return figures
 
@@ -170,13 +184,22 @@ def report(dataset: str, figures: Figures) -> None:
     _row("all", everything)
     print(f"\n- verbatim quotes: {_share(figures.verbatim, figures.quotes)} of {figures.quotes}")
     print(f"- citation precision: {_share(figures.cited_gold, figures.cited)} of {figures.cited}")
+    _times(figures)
+
+
+def _times(figures: Figures) -> None:
+    base50, base95 = p50_p95(figures.search_alone)
+    print(f"- search alone (same run, baseline): p50 {base50:.0f} ms, p95 {base95:.0f} ms")
     for label, values in (
         ("sources", figures.to_sources),
         ("first delta", figures.to_first_delta),
         ("whole answer", figures.total),
     ):
         p50, p95 = p50_p95(values)
-        print(f"- time to {label}: p50 {p50:.0f} ms, p95 {p95:.0f} ms")
+        print(
+            f"- time to {label}: p50 {p50:.0f} ms ({p50 / base50:.2f}x search), "
+            f"p95 {p95:.0f} ms ({p95 / base95:.2f}x search)"
+        )
 
 
 def _row(name: str, t: Tally) -> None:
