@@ -17,10 +17,10 @@ SHORT_LINE = 50  # characters; a shorter unpunctuated line ends its sentence
 _END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6}\s)")
 _PUNCTUATED = re.compile(r"[.!?。！？:;,]\s*$")
-# A period after an initial or a title does not end a sentence: "Albert S. Rogell",
-# "St. Louis", "Dr. Hale".
+# A period after an initial, a title or a name's suffix does not end a sentence: "Albert
+# S. Rogell", "St. Louis", "Dr. Hale", "John Waters Jr. (born 1946)".
 _ABBREVIATION = re.compile(
-    r"(?:^|[\s(\"'])(?:[A-Z]|St|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Rev|Mt|Ft|vs)\.$"
+    r"(?:^|[\s(\"'])(?:[A-Z]|St|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Rev|Mt|Ft|vs|Jr|Sr)\.$"
 )
 # Abbreviations before a number: born, died, circa, flourished, reigned, page, number,
 # volume ("b. 1901", "d. 1993", "c. 1850", "fl. 1920s").

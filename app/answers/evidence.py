@@ -15,6 +15,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from app.answers.events import family, with_families
 from app.answers.question import LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
 from ingest.analyzer import analyze
@@ -44,6 +45,10 @@ _NUMBER = re.compile(
     rf"(?<![A-Za-z0-9.\-])(?:{_COUNT})"
     r"(?:\s?[A-Za-z\u0590-\u05ff]{1,12}|[\u3040-\u30ff\u4e00-\u9fff])?"
 )
+# "a genus of a single species", "the only species in the genus": a count of one, read
+# only where two counts are compared, since "only" is no number elsewhere.
+_ONE = re.compile(r"\b(?:a|an|the|its)\s+(?P<one>single|only|sole)\b", re.I)
+_ONE_OF_A_KIND = {"single": 1, "only": 1, "sole": 1}
 UNIT_WORDS = 3  # words after a number read for the unit it counts: "two studio albums"
 _COUNTED = re.compile(rf"^(?:{_COUNT})")
 _DATE = re.compile(
@@ -101,7 +106,7 @@ def gather(sources: list[Source]) -> list[Evidence]:
         offset = next((s.start for s in hit.spans if s.unit == "CHARS"), 0)
         heading = frozenset(analyze(f"{hit.document.title} {hit.section or ''}"))
         for sentence in sentences(hit.text):
-            terms = frozenset(analyze(sentence.text))
+            terms = with_families(analyze(sentence.text))
             if len(terms) >= MIN_TERMS and not _HEADING.match(sentence.text):
                 found.append(Evidence(source, rank, sentence, offset, terms, heading))
     return found
@@ -180,13 +185,22 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
         return []
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
-    whole = _wholes([_with_parts(evidence.text, n, evidence.named) for n in found])
+    whole = _wholes([_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
         return _by_life_event(whole, question)
     terms = frozenset(question.terms)
     return sorted(
         whole, key=lambda v: (not _names_the_head(v, question), -nearness(evidence, v, terms))
     )
+
+
+def _whole(evidence: Evidence, named: Named, question: Question) -> Value:
+    """The name with its parts; a name that carries the question's head noun is what was
+    asked for as it stands ("Fairfax County" for "what county", not "Fairfax County,
+    Virginia"). A person keeps the territory of their name whatever it holds."""
+    if named.label != "PERSON" and _names_the_head(named, question):
+        return Value(named.text, named.start, named.end)
+    return _with_parts(evidence.text, named, evidence.named)
 
 
 def _wholes(found: list[Value]) -> list[Value]:
@@ -239,9 +253,11 @@ def _relates(word: str, wanted: frozenset[str]) -> bool:
 
 
 def _alike(a: str, b: str) -> bool:
-    """One stem, or one word family by its first five letters: direct and director,
-    perform and performer (the stemmer keeps agent nouns apart)."""
-    return a == b or (min(len(a), len(b)) >= PREFIX and a[:PREFIX] == b[:PREFIX])
+    """One stem, one event ("died" and "death"), or one word family by its first five
+    letters: direct and director, perform and performer (the stemmer keeps agent nouns
+    apart)."""
+    alike = family(a) == family(b)
+    return alike or (min(len(a), len(b)) >= PREFIX and a[:PREFIX] == b[:PREFIX])
 
 
 def _names_the_head(named: Named | Value, question: Question) -> bool:
@@ -288,9 +304,12 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         units = [*analyze(own), *analyze(after)]
         return question.unit is not None and question.unit in units
 
+    compared = _counts(question)
+    if compared:
+        found += [Value(m.group("one"), m.start("one"), m.end("one")) for m in _ONE.finditer(text)]
     counting = {v.start: counts_the_unit(v) for v in found}
     ranked = sorted(found, key=lambda v: (not counting[v.start], -near(v)))
-    if _counts(question):
+    if compared:
         return [v for v in ranked if counting[v.start]]
     return [v for v in ranked if near(v) > 0 or counting[v.start]]
 
@@ -309,7 +328,8 @@ def count_of(text: str) -> float | None:
     if digits is not None:
         return float(digits.group().replace(",", ""))
     word = text.split()[0].casefold() if text.split() else ""
-    return float(NUMBER_WORDS[word]) if word in NUMBER_WORDS else None
+    known = NUMBER_WORDS | _ONE_OF_A_KIND
+    return float(known[word]) if word in known else None
 
 
 _RANGE = re.compile(r"\s*[–—-]\s*")

@@ -43,13 +43,20 @@ from app.answers.evidence import (
 )
 from app.answers.properties import Holding, holding, property_terms
 from app.answers.question import CAPITALISED, LABELS, AnswerType, Comparison, Prefer, Question
-from app.answers.related import Pages, asks_for_the_person, related_person, through_roles
+from app.answers.related import (
+    Pages,
+    asked_of,
+    asks_for_the_person,
+    related_person,
+    through_roles,
+)
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import Common, common_class, common_value
 from app.answers.subjects import defines_as
 from app.answers.verdicts import as_asked, days_between, parsed, same_kind, winner
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
+from ingest.analyzer import analyze
 from ingest.titles import without_qualifier
 
 FLOOR = 0.4  # least term overlap of the best sentence, unless the dense similarity is high
@@ -57,6 +64,7 @@ DENSE_FLOOR = (0.25, 0.55)  # overlap and similarity that pass together
 PASSAGE_FLOOR = 0.5  # least term overlap of the best passage, all its sentences together
 CONTEXT_QUOTES = 2
 DENSE_SENTENCES = 16  # sentences embedded, those holding most of the question's terms
+SUBJECT_AT = 2  # characters before a document's first name that still make it the subject
 NER_SENTENCES = 16  # sentences whose entities are read, besides a comparison's sides
 BRIDGE_SENTENCES = 16  # more, of the passages about a bridge those name
 EXCEPTION_SHARE = 0.5  # of the answer's question terms an exception must hold too
@@ -291,9 +299,7 @@ class _Composition:
         chain: list[tuple[Evidence, Value | None]] = [(link.evidence, None) for link in links]
         if asks_for_the_person(self.question):
             return [*chain[:-1], (links[-1].evidence, links[-1].person)]
-        wanted = self.question.answer_type
-        own = self.pages.own(links[-1].person.text)
-        found = next(((e, v[0]) for e in own if (v := values(e, self.question, wanted))), None)
+        found = asked_of(links[-1].person.text, self.question, self.pages)
         return None if found is None else [*chain, found]
 
     def _subject_answer(
@@ -457,8 +463,10 @@ class _Composition:
         sentence holds it; a comparison's verdict leads the first and cites every side."""
         short = self.draft_.short_answer
         direct = self.question.comparison is None
-        if direct and short is None and chain and chain[-1][1] is not None:
-            short = self.draft_.short_answer = as_asked(chain[-1][1].text, self.question)
+        last = chain[-1] if chain else None
+        if direct and short is None and last is not None and last[1] is not None:
+            named = _as_titled(last[0], last[1])
+            short = self.draft_.short_answer = as_asked(named, self.question)
         leading = len(chain) - 1 if direct else 0
         claims = []
         for index, (evidence, _) in enumerate(chain):
@@ -513,6 +521,20 @@ class _Composition:
 def _about_text(evidence: Evidence) -> str:
     hit = evidence.source.hit
     return f"{hit.text}\n{hit.section or ''}\n{hit.document.title}".casefold()
+
+
+def _as_titled(evidence: Evidence, value: Value) -> str:
+    """A value that opens its document as its subject ("John Samuel Waters Jr. (born
+    1946) is …") by the name the document is titled with ("John Waters"): the collection's
+    own name for the thing, where the opening gives a full or birth name. The title is
+    never longer than the name."""
+    opens = evidence.offset + evidence.sentence.start == 0 and value.start <= SUBJECT_AT
+    name = without_qualifier(_title(evidence))
+    if not opens or not name or not shares_a_term(name, value.text):
+        return value.text
+    # A longer title names something else about the subject: "Assassination of James A.
+    # Garfield" opens with "James A. Garfield".
+    return name if len(analyze(name)) <= len(analyze(value.text)) else value.text
 
 
 def _title(evidence: Evidence) -> str:

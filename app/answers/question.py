@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from app.answers.events import family
 from ingest.analyzer import analyze
 
 
@@ -360,7 +361,7 @@ def read_question(text: str, relative: frozenset[int] = frozenset()) -> Question
     wh-words start (`Extractor.relative_words`), which are no question words."""
     answer_type, head = _answer_type(text, relative)
     comparison = _related(_comparison(text, answer_type), text, answer_type, head)
-    terms = tuple(dict.fromkeys(t for t in analyze(text) if _is_content(t)))
+    terms = tuple(dict.fromkeys(family(t) for t in analyze(text) if _is_content(t)))
     roles = () if comparison is not None else _roles(text)
     return Question(text, answer_type, comparison, terms, _unit(text), head, roles)
 

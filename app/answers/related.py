@@ -135,6 +135,26 @@ def through_roles(question: Question, pages: Pages) -> list[Link] | None:
     return links
 
 
+def asked_of(person: str, question: Question, pages: Pages) -> tuple[Evidence, Value] | None:
+    """The value asked for in a person's own passage: first from a sentence where it
+    stands near the question's words of what is asked ("died" for "the place of death"),
+    not its names or roles, which the passage of a chain's last person rarely holds; then
+    from the best sentence that holds one."""
+    relation = frozenset(question.terms) - frozenset(
+        analyze(f"{pages.named_in(question.text) or ''} {' '.join(question.roles)}")
+    )
+    found = [(e, values(e, question, question.answer_type)) for e in pages.own(person)]
+    near = [(e, v) for e, vs in found for v in vs if _tells(e, v, relation)]
+    return next(iter(near or [(e, vs[0]) for e, vs in found if vs]), None)
+
+
+def _tells(evidence: Evidence, value: Value, relation: frozenset[str]) -> bool:
+    """A value near the words of what is asked, or one holding them itself ("The 7 Habits
+    of Highly Effective People" for "what title like The 7 Habits …")."""
+    held = related_terms(frozenset(analyze(value.text)), relation)
+    return bool(held) or nearness(evidence, value, relation) > 0
+
+
 def asks_for_the_person(question: Question) -> bool:
     """ "Who is the father of …?" asks for the last person of the chain itself."""
     return question.answer_type is AnswerType.PERSON and bool(_WHO_IS.match(question.text))

@@ -17,13 +17,15 @@ from ingest.analyzer import analyze
 
 DEFINITION_WORDS = 10  # words after "is" read for the kind of thing the subject is
 _COPULA = re.compile(r"\b(?:is|was|are|were)\s", re.I)
-_RELATIVE = frozenset({"who", "whom", "whose", "which", "that"})
+# A relative clause, or a place the subject is in ("a community in Fairfax County"),
+# ends what it is said to be.
+_ENDS_THE_KIND = frozenset({"who", "whom", "whose", "which", "that", "in", "at", "near"})
 _PUNCTUATION = ".,;:()\"'“”‘’"
 
 
 def kinds(opening: str) -> frozenset[str]:
     """The analyzer terms of what an opening sentence says its subject is: the words after
-    its first "is" or "was", up to a relative clause. Hyphenated modifiers ("a
+    its first "is" or "was", up to a relative clause or where it is. Hyphenated modifiers ("a
     Tamil-language song") name no kind."""
     found = _COPULA.search(opening)
     if found is None:
@@ -31,7 +33,7 @@ def kinds(opening: str) -> frozenset[str]:
     terms: set[str] = set()
     for token in opening[found.end() :].split()[:DEFINITION_WORDS]:
         word = token.strip(_PUNCTUATION).casefold()
-        if word in _RELATIVE:
+        if word in _ENDS_THE_KIND:
             break
         if word and "-" not in word:
             terms.update(analyze(word))

@@ -45,11 +45,15 @@ def test_japanese_and_hebrew_punctuation() -> None:
 
 
 def test_initials_and_titles_do_not_end_a_sentence() -> None:
-    text = "It was directed by Albert S. Rogell in St. Louis. Dr. Hale wrote it. It won."
+    text = (
+        "It was directed by Albert S. Rogell in St. Louis. Dr. Hale wrote it. It won."
+        " Jon Waters Jr. (born 1946) saw it."
+    )
     assert [s.text for s in sentences(text)] == [
         "It was directed by Albert S. Rogell in St. Louis.",
         "Dr. Hale wrote it.",
         "It won.",
+        "Jon Waters Jr. (born 1946) saw it.",
     ]
 
 

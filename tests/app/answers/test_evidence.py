@@ -1,4 +1,5 @@
-"""Values read in a sentence: a person's name with the territory of their title."""
+"""Values read in a sentence: a person's name with the territory of their title, a place
+with the places that qualify it unless it is what the question's head noun asks for."""
 
 from __future__ import annotations
 
@@ -30,3 +31,27 @@ def test_a_person_s_name_holds_the_territory_of_their_title(
     sentence.entities_read([Named(person, "PERSON", start, start + len(person))])
     found = values(sentence, read_question("Who is his parent?"), AnswerType.PERSON)
     assert [v.text for v in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("In what county is the Elm Mall?", "Fairfax County"),
+        ("Where is the Elm Mall?", "Fairfax County, Virginia"),
+    ],
+)
+def test_a_place_that_names_the_head_noun_stands_without_its_qualifiers(
+    question: str, expected: str
+) -> None:
+    text = "The Elm Mall is a shopping mall in Fairfax County, Virginia."
+    (sentence,) = passages({"Elm Mall": text}, places=("Fairfax County", "Virginia"))
+    found = values(sentence, read_question(question), AnswerType.PLACE)
+    assert found[0].text == expected
+
+
+def test_only_is_no_number_outside_a_comparison_of_counts() -> None:
+    (sentence,) = passages({"Elm Mall": "It is the only mall in the county with 90 stores."})
+    found = values(
+        sentence, read_question("How many stores does Elm Mall have?"), AnswerType.NUMBER
+    )
+    assert [v.text for v in found] == ["90 stores"]

@@ -28,6 +28,8 @@ PAGES = {
     " first described in 1801.",
     "Brome Hill": "Brome Hill is a genus comprising three species of grasses, first described"
     " in 1950 from 120 plants.",
+    "Corn Mere": "Corn Mere alba is a tree of the beech family, and the only species in the"
+    " genus Corn Mere. It was named in 1890.",
 }
 
 
@@ -37,9 +39,11 @@ def composer() -> ExtractiveComposer:
     return ExtractiveComposer(Embedders(settings.embeddings), EntityLinker(settings.spacy_model))
 
 
-def short_answer(composer: ExtractiveComposer, query: str) -> str | None:
+def short_answer(
+    composer: ExtractiveComposer, query: str, pages: dict[str, str] = PAGES
+) -> str | None:
     sources = [
-        Source(f"SRC:{i + 1:04d}", _hit(t, text)) for i, (t, text) in enumerate(PAGES.items())
+        Source(f"SRC:{i + 1:04d}", _hit(t, text)) for i, (t, text) in enumerate(pages.items())
     ]
     context = ComposeContext(read_question(query), sources, "en", MODEL_ID)
     return asyncio.run(composer.draft(context)).short_answer
@@ -86,3 +90,39 @@ def test_a_comparison_of_counts_compares_the_numbers_of_the_thing_it_names(
     """Each side's number is the one that counts species ("three species" as a word), not
     a year or another count in the same passage."""
     assert short_answer(composer, query) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Which genus has more species, Corn Mere or Brome Hill?", "Brome Hill"),
+        ("Which genus has fewer species, Corn Mere or Brome Hill?", "Corn Mere"),
+    ],
+)
+def test_the_only_one_of_its_kind_counts_one(
+    composer: ExtractiveComposer, query: str, expected: str
+) -> None:
+    """ "the only species in the genus" is a count of one species."""
+    assert short_answer(composer, query) == expected
+
+
+def test_a_document_s_subject_answers_by_the_name_of_its_title(
+    composer: ExtractiveComposer,
+) -> None:
+    """The opening gives the full name; the collection titles the person by the common
+    one."""
+    pages = {
+        "Jon Waters": "Jon Samuel Waters Jr. (born 22 April 1946) is an American film director."
+    }
+    query = "Which American film director was born on 22 April 1946?"
+    assert short_answer(composer, query, pages) == "Jon Waters"
+
+
+def test_a_longer_title_names_something_else_than_its_opening_subject(
+    composer: ExtractiveComposer,
+) -> None:
+    pages = {"Assassination of James Hale": "James Hale was an American senator, shot in May 1881."}
+    assert (
+        short_answer(composer, "Which American senator was shot in May 1881?", pages)
+        == "James Hale"
+    )

@@ -7,7 +7,7 @@ from uuid import uuid4
 
 from app.answers.evidence import Evidence, gather
 from app.answers.question import read_question
-from app.answers.related import Pages, related_person, through_roles
+from app.answers.related import Pages, asked_of, related_person, through_roles
 from app.answers.results import Source
 from app.search.results import HitDocument, SearchHit
 from ingest.extraction import Named
@@ -16,15 +16,19 @@ FILM = "Red Lantern is a 1955 thriller film written by Ann Lee and directed by I
 COMPARED = read_question("Which film has the director who was born first, Red Lantern or X?")
 
 
-def passages(texts: dict[str, str], people: tuple[str, ...] = ()) -> list[Evidence]:
-    """The sentences of one passage per title, with the given people read as persons."""
+def passages(
+    texts: dict[str, str], people: tuple[str, ...] = (), places: tuple[str, ...] = ()
+) -> list[Evidence]:
+    """The sentences of one passage per title, with the given people and places read as
+    the entity model would."""
     sources = [
         Source(f"SRC:{i + 1:04d}", _hit(t, text)) for i, (t, text) in enumerate(texts.items())
     ]
     pool = gather(sources)
+    labelled = [(name, "PERSON") for name in people] + [(name, "GPE") for name in places]
     for found in pool:
-        starts = [(name, found.text.find(name)) for name in people]
-        found.entities_read([Named(n, "PERSON", s, s + len(n)) for n, s in starts if s >= 0])
+        starts = [(name, label, found.text.find(name)) for name, label in labelled]
+        found.entities_read([Named(n, lab, s, s + len(n)) for n, lab, s in starts if s >= 0])
     return pool
 
 
@@ -85,3 +89,27 @@ def test_a_role_s_person_is_not_the_passage_s_own_subject() -> None:
     question = read_question("Who is the spouse of the director of film Red Lantern?")
     found = related_person(pool, "spouse", question, Pages.of(pool))
     assert found is not None and found.person.text == "Eva Lund"
+
+
+def test_the_last_person_s_value_is_read_where_the_question_s_event_is_told() -> None:
+    """ "the place of death": "was assassinated in Delft" tells it, though the sentence
+    before names a place too and holds more of the question's words."""
+    pool = passages(
+        {
+            "Ivo Marsh": "Ivo Marsh was a prince. His father was Per Marsh.",
+            "Per Marsh": "Per Marsh became a prince of Orange in Holland. "
+            "In 1584 he was assassinated by a rival in Delft.",
+        },
+        ("Per Marsh",),
+        ("Holland", "Delft"),
+    )
+    question = read_question("Where was the place of death of Ivo Marsh's father?")
+    found = asked_of("Per Marsh", question, Pages.of(pool))
+    assert found is not None and found[1].text == "Delft"
+
+
+def test_without_the_event_told_the_best_sentence_with_a_value_answers() -> None:
+    pool = passages({"Per Marsh": "Per Marsh was a prince in Holland."}, places=("Holland",))
+    question = read_question("Where was the place of death of Ivo Marsh's father?")
+    found = asked_of("Per Marsh", question, Pages.of(pool))
+    assert found is not None and found[1].text == "Holland"

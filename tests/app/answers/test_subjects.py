@@ -21,3 +21,9 @@ def test_a_hyphenated_modifier_names_no_kind() -> None:
 def test_a_sentence_without_a_copula_defines_nothing() -> None:
     assert kinds("The team played its home games at the arena.") == frozenset()
     assert not defines_as("Directed by Maren Olsvik.", "director")
+
+
+def test_where_the_subject_is_names_no_kind() -> None:
+    opening = "Elmwood is a census-designated place and community in Fairfax County, Virginia."
+    assert defines_as(opening, "community")
+    assert not defines_as(opening, "county")

@@ -1,0 +1,30 @@
+"""Life events and the words that state them. "The place of death of X" is answered by
+"he was assassinated in Delft", and "where did X die?" by "his death in Toronto": the
+question and the passage name one event in different words, which neither stems nor
+shared first letters join. A term of a family reads as the family's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ingest.analyzer import analyze
+
+# English words for the events a life's facts are told by, as analyzer stems.
+_FAMILIES = {
+    "death": "die death killed assassinated executed murdered perished",
+    "birth": "born birth",
+    "burial": "buried burial entombed",
+}
+_FAMILY_OF = {term: name for name, words in _FAMILIES.items() for term in analyze(words)}
+
+
+def family(term: str) -> str:
+    """The event a term names ("assassin" → "death"), or the term itself."""
+    return _FAMILY_OF.get(term, term)
+
+
+def with_families(terms: Iterable[str]) -> frozenset[str]:
+    """The terms, with the event each one names beside it."""
+    held = frozenset(terms)
+    return held | {family(t) for t in held}
