@@ -131,6 +131,7 @@ _WH_PHRASE = re.compile(
     r"(?P<words>(?:[\w'-]+,?\s+){0,5}[\w'-]+)",
     re.I,
 )
+_DETERMINERS = frozenset({"the", "a", "an"})
 _PHRASE_ENDS = frozenset(
     "is was are were be been did does do has had have can could will would may might"
     " of in on at to from for by with that which who who's whom whose where when as and or".split()
@@ -310,28 +311,46 @@ class Question:
 
 def _head(text: str, relative: frozenset[int]) -> tuple[int, str, AnswerType] | None:
     """Where the question's "what X" or "which X" phrase starts, its head noun and the
-    noun's kind. The phrase ends at a verb, a preposition or a comma; its head is its last
-    noun of a known kind ("which American film director hosted"), else its last word,
-    which asks for a name (ENTITY). Such a phrase counts from its end, so that a cue
-    inside it ("what nationality") comes first. A relative "which" opens no phrase."""
+    noun's kind. The phrase ends at a verb, a preposition or a comma, and before the word a
+    determiner follows, which was a verb ("what surfer won the …"); a number heads
+    nothing ("what 1969 novel"). Its head is its last noun of a known kind ("which
+    American film director hosted", "what singer-songwriter"), else its last word, which
+    asks for a name (ENTITY). Such a phrase counts from its end, so that a cue inside it
+    ("what nationality") comes first. A relative "which" opens no phrase."""
     found = next((m for m in _WH_PHRASE.finditer(text) if m.start() not in relative), None)
     if found is None:
         return None
-    known, last, end = None, None, found.start("words")
+    read: list[tuple[str, int, str | None]] = []  # each word: the head so far, its end, kind
     for word in re.finditer(r"[\w'-]+,?", found.group("words")):
         bare = word.group().rstrip(",").casefold()
         if bare in _PHRASE_ENDS:
             break
-        plural = bare.endswith("s") and bare[:-1] in _HEAD_KIND
-        last, end = (bare[:-1] if plural else bare), word.end()
-        known = last if last in _HEAD_KIND else known
+        if bare[0].isdigit():
+            continue  # a year or a count modifies the noun ("what 1969 novel"), never heads it
+        if bare in _DETERMINERS and read:
+            read.pop()  # "what singer hosted the …": the word before "the" was a verb
+            break
+        known = _known_kind(bare) or (read[-1][2] if read else None)
+        read.append((_singular(bare), word.end(), known))
         if word.group().endswith(","):
             break
+    last, end, known = read[-1] if read else (None, 0, None)
     if known is not None:
         return found.start(), known, _HEAD_KIND[known]
     if last is None:
         return None
     return found.start("words") + end, last, AnswerType.ENTITY
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and word[:-1] in _HEAD_KIND else word
+
+
+def _known_kind(word: str) -> str | None:
+    """The noun of a known kind a word is: itself or its plural, or for a hyphenated
+    compound its last such part ("singer-songwriter")."""
+    parts = [word, *reversed(word.split("-"))] if "-" in word else [word]
+    return next((_singular(p) for p in parts if _singular(p) in _HEAD_KIND), None)
 
 
 def _answer_type(text: str, relative: frozenset[int]) -> tuple[AnswerType, str | None]:

@@ -41,6 +41,26 @@ def test_the_head_noun_of_a_what_phrase_is_its_last_known_noun() -> None:
     assert named.answer_type is AnswerType.WORK and named.head == "song"
 
 
+@pytest.mark.parametrize(
+    ("text", "head", "kind"),
+    [
+        # the word before a determiner was a verb, whatever it is
+        ("What fanzine interviewed the bassist of the band?", "fanzine", AnswerType.ENTITY),
+        # a hyphenated compound by its known part
+        (
+            "What British singer-songwriter hosted the Young Awards?",
+            "songwriter",
+            AnswerType.PERSON,
+        ),
+        # a number modifies the noun, never heads it
+        ("In what 1997 film did Ivo Marsh star?", "film", AnswerType.WORK),
+    ],
+)
+def test_a_what_phrase_ends_where_its_noun_does(text: str, head: str, kind: AnswerType) -> None:
+    question = read_question(text)
+    assert (question.head, question.answer_type) == (head, kind)
+
+
 def test_the_first_question_word_decides_not_a_later_relative_one() -> None:
     """ "who" in "the woman who portrayed" does not make the question ask for a person."""
     question = read_question("What position was held by the woman who portrayed Corliss?")
