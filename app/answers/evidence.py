@@ -48,7 +48,7 @@ _NUMBER = re.compile(
 # "a genus of a single species", "the only species in the genus": a count of one, read
 # only where two counts are compared, since "only" is no number elsewhere.
 _ONE = re.compile(r"\b(?:a|an|the|its)\s+(?P<one>single|only|sole)\b", re.I)
-_ONE_OF_A_KIND = {"single": 1, "only": 1, "sole": 1}
+_COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1}
 UNIT_WORDS = 3  # words after a number read for the unit it counts: "two studio albums"
 _COUNTED = re.compile(rf"^(?:{_COUNT})")
 _DATE = re.compile(
@@ -328,8 +328,7 @@ def count_of(text: str) -> float | None:
     if digits is not None:
         return float(digits.group().replace(",", ""))
     word = text.split()[0].casefold() if text.split() else ""
-    known = NUMBER_WORDS | _ONE_OF_A_KIND
-    return float(known[word]) if word in known else None
+    return float(_COUNT_WORDS[word]) if word in _COUNT_WORDS else None
 
 
 _RANGE = re.compile(r"\s*[–—-]\s*")

@@ -144,8 +144,8 @@ def asked_of(person: str, question: Question, pages: Pages) -> tuple[Evidence, V
         analyze(f"{pages.named_in(question.text) or ''} {' '.join(question.roles)}")
     )
     found = [(e, values(e, question, question.answer_type)) for e in pages.own(person)]
-    near = [(e, v) for e, vs in found for v in vs if _tells(e, v, relation)]
-    return next(iter(near or [(e, vs[0]) for e, vs in found if vs]), None)
+    near = ((e, v) for e, vs in found for v in vs if _tells(e, v, relation))
+    return next(near, None) or next(((e, vs[0]) for e, vs in found if vs), None)
 
 
 def _tells(evidence: Evidence, value: Value, relation: frozenset[str]) -> bool:
