@@ -36,16 +36,18 @@ def mmr(
     similarity: Callable[[K, K], float],
     k: int,
     trade_off: float = 0.7,
+    bonus: Callable[[K, Sequence[K]], float] | None = None,
 ) -> list[K]:
     """Maximal Marginal Relevance: each next pick trades relevance against its likeness to
-    what is already picked, so near-duplicates do not crowd the list."""
+    what is already picked, so near-duplicates do not crowd the list. `bonus` adds to a
+    candidate's relevance what it is worth beside the picks (retrieval/coverage.py)."""
     picked: list[K] = []
     left = list(candidates)
     while left and len(picked) < k:
         best = max(
             left,
             key=lambda c: (
-                trade_off * relevance[c]
+                trade_off * (relevance[c] + (bonus(c, picked) if bonus else 0.0))
                 - (1 - trade_off) * max((similarity(c, p) for p in picked), default=0.0)
             ),
         )

@@ -94,6 +94,27 @@ async def stats(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Stats | Non
     return Stats(int(row[0]), int(row[1]), float(row[2])) if row else None
 
 
+@dataclass(frozen=True)
+class Frequencies:
+    """How many main chunks a collection has, and how many of them contain each term."""
+
+    chunk_count: int
+    documents: dict[str, int]
+
+
+async def frequencies(conn: Conn, scope: Scope, terms: list[str]) -> Frequencies:
+    """Document frequencies of `terms` in the scope's collection (the statistics BM25 uses);
+    a term no chunk has is left out."""
+    found = await stats(conn, scope.tenant_id, scope.collection_id)
+    cursor = await conn.execute(
+        "SELECT term, count(*) FROM postings WHERE collection_id = %s AND tenant_id = %s"
+        " AND term = ANY(%s) GROUP BY term",
+        (scope.collection_id, scope.tenant_id, sorted(set(terms))),
+    )
+    documents = {row[0]: int(row[1]) for row in await cursor.fetchall()}
+    return Frequencies(found.chunk_count if found else 0, documents)
+
+
 _CHUNKS = """
 SELECT c.id, c.term_count FROM chunks c
 WHERE c.tenant_id = %(tenant)s AND c.collection_id = %(collection)s AND c.kind = 'main'

@@ -173,6 +173,23 @@ async def candidate_vectors(
 
 
 @dataclass(frozen=True)
+class ChunkTerms:
+    title: str  # its document's
+    terms: frozenset[str]  # the terms of its BM25 postings: its title's and its text's
+
+
+async def chunk_terms(conn: Conn, tenant_id: UUID, chunk_ids: list[UUID]) -> dict[UUID, ChunkTerms]:
+    """Main chunks' titles and indexed terms."""
+    cursor = await conn.execute(
+        "SELECT c.id, d.title, array(SELECT p.term FROM postings p WHERE p.chunk_id = c.id"
+        " AND p.tenant_id = c.tenant_id) FROM chunks c JOIN documents d ON d.id = c.document_id"
+        " WHERE c.id = ANY(%s) AND c.tenant_id = %s AND c.kind = 'main'",
+        (chunk_ids, tenant_id),
+    )
+    return {row[0]: ChunkTerms(row[1], frozenset(row[2])) for row in await cursor.fetchall()}
+
+
+@dataclass(frozen=True)
 class HitPassage:
     """A main chunk as a hit shows it: its document, its section and the large window around
     it (the chunk itself when it has none)."""

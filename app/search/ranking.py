@@ -13,9 +13,12 @@
    vector similarity, 25% fused relevance, 15% importance (1.0 until engagement feedback
    exists). A graph-led head keeps the fused order: on 2Wiki the vector blend cost it 3 points
    of R@2 (bench/RESULTS.md). So does a head with a second round's rankings: like the
-   walk's, they find bridge passages that resemble the query little. MMR then keeps
-   near-duplicates, and passages of one document, apart. The head stays above the tail, so
-   what fusion found is re-ordered, never dropped.
+   walk's, they find bridge passages that resemble the query little. The head is then
+   ordered greedily by MMR, which keeps near-duplicates, and passages of one document,
+   apart, and adds to each next passage's score the share of the query it answers beside
+   the passages before it (retrieval/coverage.py): the second passage of a multi-hop answer
+   comes next to the first, instead of the first passage's near namesakes. The head stays
+   above the tail, so what fusion found is re-ordered, never dropped.
 3. A chunk of a section the query names leads the order.
 """
 
@@ -30,6 +33,7 @@ import numpy as np
 
 from app.search.results import LegResult
 from graph.edges import RelationshipPath
+from retrieval.coverage import QueryCoverage
 from retrieval.fusion import mmr, normalised, reciprocal_rank_fusion
 from retrieval.request import Leg
 from store.search import ChunkVector
@@ -78,9 +82,10 @@ def blend(
     vectors: dict[UUID, ChunkVector],
     top_k: int,
     keep_order: bool,
+    coverage: QueryCoverage[UUID] | None = None,
 ) -> list[Candidate]:
     """Re-score and re-order the head by the blend (fused relevance alone with `keep_order`),
-    then MMR within it."""
+    then MMR within it, with the query coverage each next passage adds."""
     relevance = normalised({c.chunk_id: c.score for c in candidates})
     head, tail = candidates[: head_size(top_k)], candidates[head_size(top_k) :]
     vec_w, rel_w, imp_w = (0.0, 1.0, 0.0) if keep_order else BLEND
@@ -88,7 +93,7 @@ def blend(
         similarity = vectors[c.chunk_id].similarity if c.chunk_id in vectors else 0.0
         c.score = vec_w * similarity + rel_w * relevance[c.chunk_id] + imp_w * IMPORTANCE
         c.score += _boost(c) + (HEAD_BONUS if c in head else 0.0)
-    return _diversified(head, vectors) + sorted(tail, key=lambda c: -c.score)
+    return _diversified(head, vectors, coverage) + sorted(tail, key=lambda c: -c.score)
 
 
 def reranked(candidates: list[Candidate], scores: list[float], top_k: int) -> list[Candidate]:
@@ -139,7 +144,11 @@ def _boost(candidate: Candidate) -> float:
     return SECTION_BOOST if Leg.SECTION in candidate.methods else 0.0
 
 
-def _diversified(head: list[Candidate], vectors: dict[UUID, ChunkVector]) -> list[Candidate]:
+def _diversified(
+    head: list[Candidate],
+    vectors: dict[UUID, ChunkVector],
+    coverage: QueryCoverage[UUID] | None,
+) -> list[Candidate]:
     by_id = {c.chunk_id: c for c in head}
     order = mmr(
         sorted(by_id, key=lambda i: -by_id[i].score),
@@ -147,6 +156,7 @@ def _diversified(head: list[Candidate], vectors: dict[UUID, ChunkVector]) -> lis
         lambda a, b: _likeness(vectors, a, b),
         len(head),
         MMR_TRADE_OFF,
+        coverage.gain if coverage else None,
     )
     return _monotonic([by_id[i] for i in order])
 

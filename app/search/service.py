@@ -26,6 +26,7 @@ from app.models.embedders import Embedders
 from app.models.reranker import Reranker, RerankerError
 from app.search import ranking
 from app.search.checks import check_request, scope_of
+from app.search.coverage import query_coverage
 from app.search.graph_leg import GraphDiscovery
 from app.search.keyword_index import KeywordIndexes
 from app.search.legs import LegContext, QueryVectors, SearchLegs
@@ -125,14 +126,14 @@ class Search:
         vector = await _vector_or_none(vector_task)
         second = await self._second_round(context, results, collected)
         started = time.perf_counter()
-        collected.candidates = await self._fuse(tenant, request, results, vector, second)
+        collected.candidates = await self._fuse(context, results, vector, second)
         paths_started = time.perf_counter()
         found_paths = await self._with_paths(tenant, request, collected.candidates)
         collected.timings["paths"] = (time.perf_counter() - paths_started) * 1000
         if not found_paths:
             collected.missing.add(Leg.GRAPH)
             del results[Leg.GRAPH]
-            collected.candidates = await self._fuse(tenant, request, results, vector, second)
+            collected.candidates = await self._fuse(context, results, vector, second)
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
         async with self._pool.connection() as conn:
@@ -199,12 +200,12 @@ class Search:
 
     async def _fuse(
         self,
-        tenant: Tenant,
-        request: SearchRequest,
+        context: LegContext,
         results: dict[Leg, LegResult],
         vector: NDArray[np.float32] | None,
         second: list[LegResult],
     ) -> list[Candidate]:
+        tenant, request = context.tenant, context.request
         candidates = ranking.fuse(results, second)
         if request.mode is not Mode.HYBRID or not candidates:
             return candidates
@@ -212,11 +213,13 @@ class Search:
             return await self._rerank(tenant, request, candidates)
         if vector is None:
             return candidates
+        head = [c.chunk_id for c in candidates[: ranking.head_size(request.top_k)]]
         async with self._pool.connection() as conn:
             ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
+            coverage = await query_coverage(conn, context.scope, request.query, head)
         keep_order = ranking.keeps_fused_order(results, second)
-        return ranking.blend(candidates, vectors, request.top_k, keep_order)
+        return ranking.blend(candidates, vectors, request.top_k, keep_order, coverage)
 
     async def _rerank(
         self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from retrieval.fusion import RRF_K, mmr, normalised, reciprocal_rank_fusion
@@ -31,3 +33,13 @@ def test_mmr_keeps_a_near_duplicate_back() -> None:
         return 1.0 if frozenset((x, y)) in same else 0.0
 
     assert mmr(["a", "a2", "b"], relevance, similarity, 3) == ["a", "b", "a2"]
+
+
+def test_mmr_adds_a_bonus_that_depends_on_the_picks() -> None:
+    relevance = {"a": 1.0, "a2": 0.9, "b": 0.8}
+
+    def bonus(candidate: str, picked: Sequence[str]) -> float:
+        return 0.5 if candidate == "b" and "a" in picked else 0.0
+
+    assert mmr(["a", "a2", "b"], relevance, lambda x, y: 0.0, 3) == ["a", "a2", "b"]
+    assert mmr(["a", "a2", "b"], relevance, lambda x, y: 0.0, 3, bonus=bonus) == ["a", "b", "a2"]

@@ -8,6 +8,7 @@ import numpy as np
 
 from app.search import ranking
 from app.search.results import LegResult
+from retrieval.coverage import PassageTerms, QueryCoverage
 from retrieval.request import Leg
 from store.search import ChunkVector
 
@@ -105,3 +106,22 @@ def test_near_duplicates_are_kept_apart_and_distinct_chunks_keep_their_order() -
     related = _vectors([(A, [1, 0, 0], A), (B, [1, 1, 0], B), (C, [0, 0, 1], C)])
     ordered = ranking.blend(_graph_head(A, B, C), related, 3, keep_order=True)
     assert [c.chunk_id for c in ordered] == [A, B, C]  # cosine 0.71 is no duplicate
+
+
+def test_the_passage_that_answers_the_rest_of_the_query_comes_after_the_first() -> None:
+    """A (the team) names C (its conference), which holds the rest of the question's words;
+    B, another of the team's pages, repeats what A already covers."""
+    coverage = QueryCoverage(
+        {"otter": 0.4, "confer": 0.2, "formerli": 0.2, "known": 0.2},
+        {
+            A: PassageTerms(frozenset({"otter", "confer", "harbor"}), frozenset({"otter"})),
+            B: PassageTerms(frozenset({"otter", "confer", "swim"}), frozenset({"otter", "swim"})),
+            C: PassageTerms(frozenset({"harbor", "formerli", "known"}), frozenset({"harbor"})),
+        },
+    )
+    vectors = _vectors([(A, [1, 0, 0], A), (B, [0, 1, 0], B), (C, [0, 0, 1], C)])
+    plain = ranking.blend(_graph_head(A, B, C), vectors, 3, keep_order=True)
+    assert [c.chunk_id for c in plain] == [A, B, C]
+    covered = ranking.blend(_graph_head(A, B, C), vectors, 3, keep_order=True, coverage=coverage)
+    assert [c.chunk_id for c in covered] == [A, C, B]
+    assert covered[0].score > covered[1].score > covered[2].score
