@@ -58,51 +58,66 @@ class Candidate:
     methods: list[Leg]
     path: RelationshipPath | None = None  # built from the trail for the hits returned
     trail: list[str] | None = None  # the graph walk's way to the chunk
+    head: bool = False  # among the candidates the re-scoring re-orders (see `fuse`)
 
 
-def fuse(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> list[Candidate]:
-    """The best CANDIDATES by weighted RRF, each with the legs that found it. A second
-    round's keyword rankings (app/search/second_round.py) weigh as a text leg does."""
+def fuse(
+    results: dict[Leg, LegResult], top_k: int, second: Sequence[LegResult] = ()
+) -> list[Candidate]:
+    """The best CANDIDATES by weighted RRF, best first, each with the legs that found it. A
+    second round's keyword rankings (app/search/second_round.py) weigh as a text leg does.
+
+    The head, which the next step re-orders, is the best head_size(top_k) and each leg's own
+    best top_k. A leg weighed far above the others (a peaked walk) would otherwise push the
+    text legs' best hits below the head, or out of the candidates: often the passage with
+    the rest of a multi-hop question's words, which only query coverage can lift."""
     weights = {leg.value: _weight(leg, r) for leg, r in results.items()}
     rankings = {leg.value: r.ranked for leg, r in results.items()}
     rankings.update({f"second {i}": r.ranked for i, r in enumerate(second)})
     fused = reciprocal_rank_fusion(rankings, weights)
-    ids = sorted(fused, key=lambda c: (-fused[c], str(c)))[:CANDIDATES]
+    ordered = sorted(fused, key=lambda c: (-fused[c], str(c)))
+    leading = set(ordered[: head_size(top_k)])
+    leading.update(c for r in results.values() for c in r.ranked[:top_k])
+    tail = [c for c in ordered if c not in leading][: max(0, CANDIDATES - len(leading))]
     by_second = {c for r in second for c in r.scores}
-    candidates = [_candidate(c, fused[c], results, c in by_second) for c in ids]
-    return sorted(candidates, key=lambda c: -c.score)
+    candidates = [_candidate(c, fused[c], results, c in by_second) for c in [*leading, *tail]]
+    for c in candidates:
+        c.head = c.chunk_id in leading
+    return sorted(candidates, key=lambda c: (-c.score, str(c.chunk_id)))
 
 
 def head_size(top_k: int) -> int:
     return min(CANDIDATES, max(10, 2 * top_k))
 
 
+def head(candidates: list[Candidate]) -> list[Candidate]:
+    return [c for c in candidates if c.head]
+
+
 def blend(
     candidates: list[Candidate],
     vectors: dict[UUID, ChunkVector],
-    top_k: int,
     keep_order: bool,
     coverage: QueryCoverage[UUID] | None = None,
 ) -> list[Candidate]:
     """Re-score and re-order the head by the blend (fused relevance alone with `keep_order`),
     then MMR within it, with the query coverage each next passage adds."""
     relevance = normalised({c.chunk_id: c.score for c in candidates})
-    head, tail = candidates[: head_size(top_k)], candidates[head_size(top_k) :]
+    tail = [c for c in candidates if not c.head]
     vec_w, rel_w, imp_w = (0.0, 1.0, 0.0) if keep_order else BLEND
     for c in candidates:
         similarity = vectors[c.chunk_id].similarity if c.chunk_id in vectors else 0.0
         c.score = vec_w * similarity + rel_w * relevance[c.chunk_id] + imp_w * IMPORTANCE
-        c.score += _boost(c) + (HEAD_BONUS if c in head else 0.0)
-    return _diversified(head, vectors, coverage) + sorted(tail, key=lambda c: -c.score)
+        c.score += _boost(c) + (HEAD_BONUS if c.head else 0.0)
+    return _diversified(head(candidates), vectors, coverage) + sorted(tail, key=lambda c: -c.score)
 
 
-def reranked(candidates: list[Candidate], scores: list[float], top_k: int) -> list[Candidate]:
+def reranked(candidates: list[Candidate], scores: list[float]) -> list[Candidate]:
     """The head ordered by the reranker's scores (given for the head, in order)."""
-    head, tail = candidates[: len(scores)], candidates[len(scores) :]
     scaled = normalised(dict(enumerate(s - min(scores) for s in scores)))
-    for index, c in enumerate(head):
+    for index, c in enumerate(head(candidates)):
         c.score = HEAD_BONUS + scaled[index] + _boost(c)
-    return sorted(head, key=lambda c: -c.score) + tail
+    return sorted(head(candidates), key=lambda c: -c.score) + [c for c in candidates if not c.head]
 
 
 def keeps_fused_order(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> bool:

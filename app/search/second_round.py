@@ -37,7 +37,7 @@ async def second_round(
     """One keyword ranking per bridge of the first round's best passages."""
     graph = first.get(Leg.GRAPH)
     seeds = graph.seeds if graph is not None else {}
-    top = [c.chunk_id for c in ranking.fuse(first)[:BRIDGE_PASSAGES]]
+    top = [c.chunk_id for c in ranking.fuse(first, context.request.top_k)[:BRIDGE_PASSAGES]]
     async with pool.connection() as conn:
         passages = await mentions.in_chunks(conn, context.tenant.id, [str(c) for c in top])
     cues = cue_terms(context.request.query, seeds.values())

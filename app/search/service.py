@@ -206,27 +206,27 @@ class Search:
         second: list[LegResult],
     ) -> list[Candidate]:
         tenant, request = context.tenant, context.request
-        candidates = ranking.fuse(results, second)
+        candidates = ranking.fuse(results, request.top_k, second)
         if request.mode is not Mode.HYBRID or not candidates:
             return candidates
         if self._reranker is not None:
             return await self._rerank(tenant, request, candidates)
         if vector is None:
             return candidates
-        head = [c.chunk_id for c in candidates[: ranking.head_size(request.top_k)]]
+        head = [c.chunk_id for c in ranking.head(candidates)]
         async with self._pool.connection() as conn:
             ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
             coverage = await query_coverage(conn, context.scope, request.query, head)
         keep_order = ranking.keeps_fused_order(results, second)
-        return ranking.blend(candidates, vectors, request.top_k, keep_order, coverage)
+        return ranking.blend(candidates, vectors, keep_order, coverage)
 
     async def _rerank(
         self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]
     ) -> list[Candidate]:
         """The reranker orders the head; if it fails, fusion's order stands."""
         assert self._reranker is not None
-        head = candidates[: ranking.head_size(request.top_k)]
+        head = ranking.head(candidates)
         async with self._pool.connection() as conn:
             texts = await rows.hit_passages(conn, tenant.id, [c.chunk_id for c in head])
         documents = [texts[c.chunk_id].content if c.chunk_id in texts else "" for c in head]
@@ -235,7 +235,7 @@ class Search:
         except RerankerError as error:
             log.warning("reranker failed, keeping the fused order: %s", error)
             return candidates
-        return ranking.reranked(candidates, scores, request.top_k)
+        return ranking.reranked(candidates, scores)
 
     async def _outcome(
         self, tenant: Tenant, request: SearchRequest, collected: list[_Collected]

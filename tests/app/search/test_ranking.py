@@ -30,7 +30,7 @@ def walk(scores: list[float], seeds: int = 1) -> LegResult:
 def test_a_peaked_walk_from_named_entities_leads() -> None:
     results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: walk([0.5, *[0.01] * 4])}
     assert ranking.graph_weight(results[Leg.GRAPH]) == ranking.GRAPH_LEAD
-    assert next(c.chunk_id for c in ranking.fuse(results)) == C
+    assert next(c.chunk_id for c in ranking.fuse(results, 5)) == C
     assert ranking.keeps_fused_order(results)
 
 
@@ -38,7 +38,7 @@ def test_a_flat_walk_or_one_from_no_name_weighs_like_a_text_leg() -> None:
     flat = walk([0.2, 0.19, 0.18, 0.18, 0.17])
     assert 1.0 <= ranking.graph_weight(flat) < 1.5
     results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: flat}
-    assert next(c.chunk_id for c in ranking.fuse(results)) == A
+    assert next(c.chunk_id for c in ranking.fuse(results, 5)) == A
     assert ranking.graph_weight(walk([0.5, *[0.01] * 4], seeds=0)) == 1.0
 
 
@@ -49,40 +49,52 @@ def test_the_weight_grows_with_the_peak() -> None:
 
 def test_methods_and_section_boost() -> None:
     results = {Leg.KEYWORD: leg(A, B), Leg.SECTION: leg(B)}
-    fused = ranking.fuse(results)
+    fused = ranking.fuse(results, 5)
     assert fused[0].chunk_id == B and fused[0].methods == [Leg.KEYWORD, Leg.SECTION]
+
+
+def test_each_leg_s_best_hits_reach_the_head_under_a_peaked_walk() -> None:
+    """The walk's 60 passages outweigh the keyword leg's best, D, which still heads."""
+    walked = [uuid.UUID(int=200 + i) for i in range(60)]
+    graph = LegResult.of([(c, 1.0 / (i + 1) ** 3) for i, c in enumerate(walked)])
+    graph.seeds = {"seed": "name"}
+    fused = ranking.fuse({Leg.KEYWORD: leg(D, A), Leg.GRAPH: graph}, 1)
+    assert ranking.graph_weight(graph) == ranking.GRAPH_LEAD
+    assert [c.chunk_id for c in ranking.head(fused)] == [*walked[:10], D]
+    assert len(fused) == ranking.CANDIDATES and A not in [c.chunk_id for c in fused]
+    assert [c.score for c in fused] == sorted((c.score for c in fused), reverse=True)
 
 
 def test_the_blend_reorders_the_head_and_keeps_it_above_the_tail() -> None:
     candidates = [
-        ranking.Candidate(c, 1.0 - i * 0.01, [Leg.KEYWORD]) for i, c in enumerate((A, B, C, D))
+        ranking.Candidate(c, 1.0 - i * 0.01, [Leg.KEYWORD], head=True)
+        for i, c in enumerate((A, B, C, D))
     ]
     vectors = {
         c: ChunkVector(c, sim, np.eye(4, dtype=np.float32)[i], c)
         for i, (c, sim) in enumerate(((A, 0.1), (B, 0.9), (C, 0.5), (D, 0.99)))
     }
-    ranking.CANDIDATES, size = 50, ranking.head_size(1)
-    assert size == 10
-    ordered = ranking.blend(candidates, vectors, 1, keep_order=False)
+    ordered = ranking.blend(candidates, vectors, keep_order=False)
     assert [c.chunk_id for c in ordered] == [D, B, C, A]
     kept = ranking.blend(
-        [ranking.Candidate(c, 1.0 - i * 0.1, [Leg.GRAPH]) for i, c in enumerate((A, B))],
+        [ranking.Candidate(c, 1.0 - i * 0.1, [Leg.GRAPH], head=True) for i, c in enumerate((A, B))],
         vectors,
-        1,
         keep_order=True,
     )
     assert [c.chunk_id for c in kept] == [A, B]
 
 
 def test_a_reranked_head_follows_the_reranker() -> None:
-    candidates = [ranking.Candidate(c, 0.05, [Leg.KEYWORD]) for c in (A, B, C)]  # RRF-sized
-    ordered = ranking.reranked(candidates, [0.1, 0.9], 1)
+    candidates = [ranking.Candidate(c, 0.05, [Leg.KEYWORD], head=c != C) for c in (A, B, C)]
+    ordered = ranking.reranked(candidates, [0.1, 0.9])
     assert [c.chunk_id for c in ordered] == [B, A, C]
     assert ordered[1].score > ordered[2].score
 
 
 def _graph_head(*chunks: uuid.UUID) -> list[ranking.Candidate]:
-    return [ranking.Candidate(c, 1.0 - i * 0.01, [Leg.GRAPH]) for i, c in enumerate(chunks)]
+    return [
+        ranking.Candidate(c, 1.0 - i * 0.01, [Leg.GRAPH], head=True) for i, c in enumerate(chunks)
+    ]
 
 
 def _vectors(rows: list[tuple[uuid.UUID, list[float], uuid.UUID]]) -> dict[uuid.UUID, ChunkVector]:
@@ -94,17 +106,17 @@ def _vectors(rows: list[tuple[uuid.UUID, list[float], uuid.UUID]]) -> dict[uuid.
 
 def test_a_documents_second_passage_yields_to_other_documents() -> None:
     vectors = _vectors([(A, [1, 0, 0], A), (B, [0, 1, 0], A), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), vectors, 3, keep_order=True)
+    ordered = ranking.blend(_graph_head(A, B, C), vectors, keep_order=True)
     assert [c.chunk_id for c in ordered] == [A, C, B]
     assert ordered[0].score > ordered[1].score > ordered[2].score  # merging keeps the order
 
 
 def test_near_duplicates_are_kept_apart_and_distinct_chunks_keep_their_order() -> None:
     duplicates = _vectors([(A, [1, 0, 0], A), (B, [1, 0.1, 0], B), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), duplicates, 3, keep_order=True)
+    ordered = ranking.blend(_graph_head(A, B, C), duplicates, keep_order=True)
     assert [c.chunk_id for c in ordered] == [A, C, B]
     related = _vectors([(A, [1, 0, 0], A), (B, [1, 1, 0], B), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), related, 3, keep_order=True)
+    ordered = ranking.blend(_graph_head(A, B, C), related, keep_order=True)
     assert [c.chunk_id for c in ordered] == [A, B, C]  # cosine 0.71 is no duplicate
 
 
@@ -120,8 +132,8 @@ def test_the_passage_that_answers_the_rest_of_the_query_comes_after_the_first() 
         },
     )
     vectors = _vectors([(A, [1, 0, 0], A), (B, [0, 1, 0], B), (C, [0, 0, 1], C)])
-    plain = ranking.blend(_graph_head(A, B, C), vectors, 3, keep_order=True)
+    plain = ranking.blend(_graph_head(A, B, C), vectors, keep_order=True)
     assert [c.chunk_id for c in plain] == [A, B, C]
-    covered = ranking.blend(_graph_head(A, B, C), vectors, 3, keep_order=True, coverage=coverage)
+    covered = ranking.blend(_graph_head(A, B, C), vectors, keep_order=True, coverage=coverage)
     assert [c.chunk_id for c in covered] == [A, C, B]
     assert covered[0].score > covered[1].score > covered[2].score
