@@ -19,6 +19,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VARIABLES = (
     "TRELLIS_HOST",
     "TRELLIS_PORT",
+    "TRELLIS_KEEP_ALIVE_SECONDS",
     "TRELLIS_DATA_DIR",
     "TRELLIS_LOG_LEVEL",
     "TRELLIS_PG_POOL_SIZE",
@@ -153,6 +154,7 @@ class QueueSettings:
 class Settings:
     host: str
     port: int
+    keep_alive_seconds: int  # how long the server holds an idle HTTP connection open
     data_dir: Path
     log_level: str
     db_timeout_seconds: float
@@ -173,6 +175,7 @@ class Settings:
         return cls(
             host=source.text("TRELLIS_HOST", "127.0.0.1"),
             port=source.integer("TRELLIS_PORT", 8000, 1, 65535),
+            keep_alive_seconds=source.integer("TRELLIS_KEEP_ALIVE_SECONDS", 75, 1, 3600),
             data_dir=Path(source.text("TRELLIS_DATA_DIR", str(PROJECT_ROOT / ".data"))).resolve(),
             log_level=source.choice("TRELLIS_LOG_LEVEL", "INFO", _LOG_LEVELS),
             db_timeout_seconds=source.number("TRELLIS_DB_TIMEOUT_SECONDS", 5.0, 0.1, 300.0),

@@ -12,11 +12,6 @@ import uvicorn
 from app.localdb.stack import Stack, free_port
 from schema.asgi import create_app
 
-# httpx drops an idle pooled connection after 5 s, and uvicorn by default closes it after 5 s
-# too: a request sent on the tick they both expire meets a closed socket ("Server
-# disconnected without sending a response"). The server waits well past the client.
-_KEEP_ALIVE_SECONDS = 30
-
 
 @contextmanager
 def running_server(stack: Stack) -> Iterator[str]:
@@ -30,7 +25,7 @@ def running_server(stack: Stack) -> Iterator[str]:
         log_level="warning",
         ws="websockets-sansio",
         lifespan="on",
-        timeout_keep_alive=_KEEP_ALIVE_SECONDS,
+        timeout_keep_alive=stack.settings.keep_alive_seconds,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -216,6 +216,7 @@ def _serve(settings: Settings) -> None:
         log_level=settings.log_level.lower(),
         ws="websockets-sansio",
         lifespan="on",
+        timeout_keep_alive=settings.keep_alive_seconds,
     )
 
 

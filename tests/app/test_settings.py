@@ -13,6 +13,7 @@ from app.settings import Settings
 def test_defaults_run_everything_locally() -> None:
     settings = Settings.from_env({})
     assert (settings.host, settings.port) == ("127.0.0.1", 8000)
+    assert settings.keep_alive_seconds == 75  # above httpx's 5 s and a load balancer's 60 s
     assert settings.postgres.is_local and settings.neo4j.is_local
     assert settings.neo4j.database == "neo4j"
     assert settings.data_dir.name == ".data"
@@ -27,6 +28,7 @@ def test_production_values_are_read(tmp_path: Path) -> None:
             "NEO4J_PASSWORD": "secret",
             "NEO4J_DATABASE": "graph",
             "TRELLIS_PORT": "9000",
+            "TRELLIS_KEEP_ALIVE_SECONDS": "120",
             "TRELLIS_DATA_DIR": str(tmp_path),
             "TRELLIS_LOG_LEVEL": "debug",
         }
@@ -34,6 +36,7 @@ def test_production_values_are_read(tmp_path: Path) -> None:
     assert not settings.postgres.is_local and not settings.neo4j.is_local
     assert settings.neo4j.database == "graph"
     assert settings.port == 9000 and settings.log_level == "DEBUG"
+    assert settings.keep_alive_seconds == 120
     assert settings.data_dir == tmp_path.resolve()
 
 
@@ -44,6 +47,8 @@ def test_production_values_are_read(tmp_path: Path) -> None:
         ({"TRELLIS_PORT": "70000"}, "TRELLIS_PORT"),
         ({"TRELLIS_PORT": "-1"}, "TRELLIS_PORT"),
         ({"NEO4J_BOLT_PORT": "0"}, "NEO4J_BOLT_PORT"),
+        ({"TRELLIS_KEEP_ALIVE_SECONDS": "0"}, "TRELLIS_KEEP_ALIVE_SECONDS"),
+        ({"TRELLIS_KEEP_ALIVE_SECONDS": "forever"}, "TRELLIS_KEEP_ALIVE_SECONDS"),
         ({"TRELLIS_PG_POOL_SIZE": "0"}, "TRELLIS_PG_POOL_SIZE"),
         ({"TRELLIS_DB_TIMEOUT_SECONDS": "soon"}, "TRELLIS_DB_TIMEOUT_SECONDS"),
         ({"TRELLIS_LOG_LEVEL": "LOUD"}, "TRELLIS_LOG_LEVEL"),
