@@ -8,17 +8,17 @@
    equal-weight fusion drowns them. A flat walk (generic names, many seeds) found little,
    and the text legs then decide. Chosen on both shared sets together, against the fixed
    lead of 100 (bench/RESULTS.md).
-2. The head (the fused best, twice the hits asked for and at least 10, and each leg's own
-   best hits asked for) is re-scored: by the reranker when one is configured; else, when
-   the graph did not lead, by the blend 60% vector similarity, 25% fused relevance, 15%
-   importance (1.0 until engagement feedback exists). A graph-led head keeps the fused
-   order: on 2Wiki the vector blend cost it 3 points of R@2 (bench/RESULTS.md). So does a head with a second round's rankings: like the
-   walk's, they find bridge passages that resemble the query little. The head is then
-   ordered greedily by MMR, which keeps near-duplicates, and passages of one document,
-   apart, and adds to each next passage's score the share of the query it answers beside
-   the passages before it (retrieval/coverage.py): the second passage of a multi-hop answer
-   comes next to the first, instead of the first passage's near namesakes. The head stays
-   above the tail, so what fusion found is re-ordered, never dropped.
+2. The head (the fused best, twice the hits asked for and at least 10, and each leg's own best
+   hits asked for) is re-scored: by the reranker when one is configured; else, when the graph
+   did not lead, by the blend 60% vector similarity, 25% fused relevance, 15% importance (1.0
+   until engagement feedback exists). A graph-led head keeps the fused order: on 2Wiki the
+   vector blend cost it 3 points of R@2 (bench/RESULTS.md). So does a head with a second round's
+   rankings: like the walk's, they find bridge passages that resemble the query little. The head
+   is then ordered greedily by MMR, which keeps near-duplicates, and passages of one document,
+   apart, and adds to each next passage's score the share of the query it answers beside the
+   passages before it (retrieval/coverage.py): the second passage of a multi-hop answer comes
+   next to the first, instead of the first passage's near namesakes. The head stays above the
+   tail, so what fusion found is re-ordered, never dropped.
 3. A chunk of a section the query names leads the order.
 """
 
