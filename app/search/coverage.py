@@ -18,7 +18,11 @@ async def query_coverage(
     asked = sorted(set(analyze(query)))
     frequencies = await bm25.frequencies(conn, scope, asked)
     found = await search.chunk_terms(conn, scope.tenant_id, chunk_ids)
+    subjects = {chunk: frozenset(analyze(c.title)) for chunk, c in found.items()}
+    # Only the query's terms and the head's titles' terms are ever asked about: kept alone,
+    # the greedy order's unions of chosen passages' terms stay small.
+    wanted = frozenset(asked).union(*subjects.values())
     passages = {
-        chunk: PassageTerms(c.terms, frozenset(analyze(c.title))) for chunk, c in found.items()
+        chunk: PassageTerms(c.terms & wanted, subjects[chunk]) for chunk, c in found.items()
     }
     return QueryCoverage(query_weights(frequencies.chunk_count, frequencies.documents), passages)
