@@ -16,10 +16,11 @@ and keeps its place.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from retrieval.lexical_index import idf
 
 K = TypeVar("K", bound=Hashable)
 
@@ -28,12 +29,6 @@ K = TypeVar("K", bound=Hashable)
 class PassageTerms:
     terms: frozenset[str]  # the analyzed terms of the passage, its title included
     subject: frozenset[str]  # the analyzed terms of its document's title
-
-
-def idf(chunk_count: int, document_frequency: int) -> float:
-    """BM25's inverse document frequency (as store/bm25.py computes it)."""
-    df = document_frequency
-    return math.log(1 + (chunk_count - df + 0.5) / (df + 0.5))
 
 
 def query_weights(chunk_count: int, frequencies: Mapping[str, int]) -> dict[str, float]:
@@ -56,16 +51,15 @@ class QueryCoverage(Generic[K]):
         """The query weight the candidate adds to what `picked` covers (0 to 1); 0 when
         its subject is named neither by the query nor by a passage picked."""
         passage = self.passages.get(candidate)
-        if passage is None or not self._linked(passage, picked):
-            return 0.0
         covered = self._terms(picked)
+        if passage is None or not self._linked(passage, covered):
+            return 0.0
         return sum(w for t, w in self.weights.items() if t in passage.terms and t not in covered)
 
-    def _linked(self, passage: PassageTerms, picked: Sequence[K]) -> bool:
-        if not passage.subject:
-            return False
-        named = set(self.weights) | self._terms(picked)
-        return passage.subject <= named
+    def _linked(self, passage: PassageTerms, covered: set[str]) -> bool:
+        """Whether the passage's subject is named by the query or by the chosen passages,
+        whose terms are `covered`."""
+        return bool(passage.subject) and passage.subject <= set(self.weights) | covered
 
     def _terms(self, picked: Iterable[K]) -> set[str]:
         return {t for k in picked if k in self.passages for t in self.passages[k].terms}

@@ -7,6 +7,7 @@ its terms into one array over the chunks and keeps the best, as bm25s does.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -57,6 +58,12 @@ class LexicalIndex:
         return _best(totals, limit)
 
 
+def idf(chunk_count: int, document_frequency: int) -> float:
+    """BM25's inverse document frequency (Lucene's, as store/bm25.py computes it in SQL)."""
+    df = document_frequency
+    return math.log(1 + (chunk_count - df + 0.5) / (df + 0.5))
+
+
 def _term_scores(
     postings: CollectionPostings,
 ) -> dict[str, tuple[NDArray[np.int32], NDArray[np.float64]]]:
@@ -65,9 +72,8 @@ def _term_scores(
     norms = K1 * (1 - B + B * lengths / max(postings.avgdl, 1e-9))
     scores = {}
     for term, p in postings.terms.items():
-        idf = np.log(1 + (count - len(p.chunks) + 0.5) / (len(p.chunks) + 0.5))
         tf = p.tf.astype(np.float64)
-        scores[term] = (p.chunks, idf * tf / (tf + norms[p.chunks]))
+        scores[term] = (p.chunks, idf(count, len(p.chunks)) * tf / (tf + norms[p.chunks]))
     return scores
 
 

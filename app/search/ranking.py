@@ -115,9 +115,10 @@ def blend(
 def reranked(candidates: list[Candidate], scores: list[float]) -> list[Candidate]:
     """The head ordered by the reranker's scores (given for the head, in order)."""
     scaled = normalised(dict(enumerate(s - min(scores) for s in scores)))
-    for index, c in enumerate(head(candidates)):
+    leading = head(candidates)
+    for index, c in enumerate(leading):
         c.score = HEAD_BONUS + scaled[index] + _boost(c)
-    return sorted(head(candidates), key=lambda c: -c.score) + [c for c in candidates if not c.head]
+    return sorted(leading, key=lambda c: -c.score) + [c for c in candidates if not c.head]
 
 
 def keeps_fused_order(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.coverage import PassageTerms, QueryCoverage, idf, query_weights
+from retrieval.coverage import PassageTerms, QueryCoverage, query_weights
+from retrieval.lexical_index import idf
 
 
 def _passage(terms: str, subject: str) -> PassageTerms:
