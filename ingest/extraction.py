@@ -31,6 +31,7 @@ TYPE_GROUPS = {
 }
 MAX_MENTIONS_PER_CHUNK = 200
 MAX_PAIRS_PER_CHUNK = 500
+MAX_NAMED_PER_CHUNK = 400
 MAX_SENTENCE_TOKENS = 300
 _LETTER = re.compile(r"[^\W\d_]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -75,6 +76,9 @@ class ChunkGraph:
     facts: list[Fact] = field(default_factory=list)
     pairs: list[tuple[int, int]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Every entity spaCy found, dates and numbers included, in document offsets: kept so an
+    # answer reads a passage's entities without running the model again. None: not read.
+    named: list[Named] | None = None
 
 
 def is_covered(text: str) -> bool:
@@ -91,7 +95,9 @@ class Extractor:
     def extract(self, chunks: list[tuple[int, str]]) -> list[ChunkGraph]:
         """One graph per (offset, text) chunk, offsets carried into mentions and facts."""
         covered = [i for i, (_, text) in enumerate(chunks) if is_covered(text)]
-        graphs = [ChunkGraph(notes=["language not covered by the NER model"]) for _ in chunks]
+        graphs = [
+            ChunkGraph(notes=["language not covered by the NER model"], named=[]) for _ in chunks
+        ]
         docs = self._nlp.pipe((chunks[i][1] for i in covered), batch_size=self._batch_size)
         for index, doc in zip(covered, docs, strict=True):
             graphs[index] = chunk_graph(doc, chunks[index][0])
@@ -108,7 +114,7 @@ class Extractor:
         covered = [i for i, text in enumerate(texts) if is_covered(text)]
         docs = self._nlp.pipe((texts[i] for i in covered), batch_size=self._batch_size)
         for index, doc in zip(covered, docs, strict=True):
-            found[index] = [Named(e.text, e.label_, e.start_char, e.end_char) for e in doc.ents]
+            found[index] = _named(doc, 0)
         return found
 
     def relative_words(self, text: str) -> frozenset[int]:
@@ -160,7 +166,12 @@ def chunk_graph(doc: Doc, offset: int) -> ChunkGraph:
     graph.pairs = _pairs(graph)
     for sentence in sentences:
         graph.facts += _facts(sentence, entity_of, offset)
+    graph.named = _named(doc, offset)[:MAX_NAMED_PER_CHUNK]
     return graph
+
+
+def _named(doc: Doc, offset: int) -> list[Named]:
+    return [Named(e.text, e.label_, offset + e.start_char, offset + e.end_char) for e in doc.ents]
 
 
 def _pairs(graph: ChunkGraph) -> list[tuple[int, int]]:

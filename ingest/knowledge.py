@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from ingest.dates import DateValue
-from ingest.extraction import ChunkGraph, Fact, Mention
+from ingest.extraction import ChunkGraph, Fact, Mention, Named
 from ingest.resolution import ResolvedEntity, resolve
 from ingest.titles import TitleSubject, title_mention
 
@@ -61,6 +61,7 @@ class DocumentGraph:
     cooccurrences: Counter[tuple[int, int]] = field(default_factory=Counter)
     facts: list[FactRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    named: dict[UUID, list[Named]] = field(default_factory=dict)  # of the chunks read
 
 
 def build(
@@ -78,6 +79,9 @@ def build(
     entities, owner = resolve(text, all_mentions)
     result = DocumentGraph(entities=entities)
     result.notes = sorted({note for g in graphs for note in g.notes})
+    result.named = {
+        c.id: g.named for c, g in zip(chunks, graphs, strict=True) if g.named is not None
+    }
     base = 0
     mentions: dict[tuple[int, UUID], list[tuple[int, int]]] = defaultdict(list)
     for chunk, graph in zip(chunks, graphs, strict=True):

@@ -20,7 +20,7 @@ from ingest.knowledge import (
 )
 from ingest.resolution import is_multiword
 from ingest.titles import SUBJECT_WEIGHT, UNKNOWN_GROUP
-from store import functional, themes
+from store import functional, mentions, themes
 from store._copy import copy_rows
 from store.pool import Conn
 from store.tenants import Tenant, visible
@@ -81,6 +81,7 @@ async def write(conn: Conn, doc: GraphDocument, graph: DocumentGraph) -> list[UU
         [(doc.id, a, b, doc.tenant_id, w) for (a, b), w in resolved.cooccurrences.items()],
     )
     await _record_facts(conn, doc, resolved)
+    await mentions.record_named(conn, doc.tenant_id, graph.named)
     await functional.close_chains(conn, await functional.chain_keys(conn, doc.id))
     await themes.mark_graph_changed(conn, doc.collection_id)
     await conn.execute(

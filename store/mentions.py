@@ -1,11 +1,16 @@
-"""Where entities are mentioned: the text of chunks and the spans of mentions in them."""
+"""Where entities are mentioned: the text of chunks and the spans of mentions in them, and
+every entity the NER model found in a chunk (dates and numbers too), kept for answers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from uuid import UUID
 
+from psycopg.types.json import Jsonb
+
+from ingest.extraction import Named
 from store.pool import Conn
+from store.tenants import Tenant, visible
 
 
 @dataclass
@@ -27,4 +32,37 @@ async def in_chunks(conn: Conn, tenant_id: UUID, chunk_ids: list[str]) -> dict[s
         # Spans are in document offsets; the chunk's text starts at `offset`.
         pairs = [(s - offset, e - offset) for s, e in zip(spans[0::2], spans[1::2], strict=True)]
         found.setdefault(chunk, ChunkMentions(text)).spans[entity] = pairs
+    return found
+
+
+async def record_named(conn: Conn, tenant_id: UUID, named: dict[UUID, list[Named]]) -> None:
+    """Keep each chunk's entities, as [start, end, label] in document offsets."""
+    if not named:
+        return
+    await conn.execute(
+        "UPDATE chunks c SET named = v.named"
+        " FROM unnest(%s::uuid[], %s::jsonb[]) AS v (id, named)"
+        " WHERE c.id = v.id AND c.tenant_id = %s",
+        (
+            list(named),
+            [Jsonb([[n.start, n.end, n.label] for n in found]) for found in named.values()],
+            tenant_id,
+        ),
+    )
+
+
+async def named_in(conn: Conn, tenant: Tenant, chunk_ids: list[UUID]) -> dict[UUID, list[Named]]:
+    """Chunk id -> the entities found in it, in offsets into the chunk's text, of chunks the
+    tenant's key may see; chunks not yet read are left out."""
+    scoped, params = visible(tenant, "d")
+    cursor = await conn.execute(
+        "SELECT c.id, c.content, c.char_start, c.named FROM chunks c"
+        " JOIN documents d ON d.id = c.document_id"
+        " WHERE c.tenant_id = %s AND c.id = ANY(%s) AND c.named IS NOT NULL" + scoped,
+        (tenant.id, chunk_ids, *params),
+    )
+    found: dict[UUID, list[Named]] = {}
+    for chunk, text, offset, named in await cursor.fetchall():
+        spans = [(start - offset, end - offset, label) for start, end, label in named]
+        found[chunk] = [Named(text[a:b], label, a, b) for a, b, label in spans]
     return found

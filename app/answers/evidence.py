@@ -100,6 +100,19 @@ class Evidence:
         return QuoteSpan(self.source.hit.document.id, "CHARS", start, end)
 
 
+def in_sentence(named: list[Named], sentence: Sentence) -> list[Named]:
+    """A passage's entities (offsets into the passage) that start in the sentence, in offsets
+    into it. One that runs past its end is cut there, as the model reading the sentence alone
+    would have cut it: "KKR & Co." of a passage the splitter broke after "Co."."""
+    found = []
+    for entity in named:
+        if sentence.start <= entity.start < sentence.end:
+            start = entity.start - sentence.start
+            text = sentence.text[start : min(entity.end, sentence.end) - sentence.start].rstrip()
+            found.append(Named(text, entity.label, start, start + len(text)))
+    return found
+
+
 def gather(sources: list[Source]) -> list[Evidence]:
     found: list[Evidence] = []
     for rank, source in enumerate(sources):

@@ -36,6 +36,7 @@ from app.answers.evidence import (
     Value,
     gather,
     held_terms,
+    in_sentence,
     passage_overlap,
     score,
     shares_a_term,
@@ -115,25 +116,35 @@ class ExtractiveComposer:
         score(pool, question, [0.0] * len(pool))
         dense = await self._similarities(context, pool)
         score(pool, question, dense)
-        await self._read_entities(_worth_reading(pool, question))
+        await self._read_entities(context, _worth_reading(pool, question))
         score(pool, question, dense)
         if question.comparison is not None and question.comparison.relation is not None:
-            await self._read_entities(_about_related(pool, question, question.comparison))
+            await self._read_entities(context, _about_related(pool, question, question.comparison))
             score(pool, question, dense)
         if question.roles:
-            await self._read_entities(_along_roles(pool, question))
+            await self._read_entities(context, _along_roles(pool, question))
             score(pool, question, dense)
         if question.comparison is None:
             ranked = sorted(pool, key=lambda e: -e.score)
             unread = [e for e in bridge_passages(ranked, question) if not e.read]
-            await self._read_entities(unread[:BRIDGE_SENTENCES])
+            await self._read_entities(context, unread[:BRIDGE_SENTENCES])
             score(pool, question, dense)
         return dense
 
-    async def _read_entities(self, pool: list[Evidence]) -> None:
-        named = await asyncio.to_thread(self._linker.extractor().named, [e.text for e in pool])
-        for evidence, found in zip(pool, named, strict=True):
-            evidence.entities_read(found)
+    async def _read_entities(self, context: ComposeContext, pool: list[Evidence]) -> None:
+        """Each sentence's entities: those ingest found in its passage, else the model's."""
+        unread = []
+        for evidence in pool:
+            stored = context.named.get(evidence.source.hit.chunk_id)
+            if stored is None:
+                unread.append(evidence)
+            else:
+                evidence.entities_read(in_sentence(stored, evidence.sentence))
+        if unread:
+            texts = [e.text for e in unread]
+            named = await asyncio.to_thread(self._linker.extractor().named, texts)
+            for evidence, found in zip(unread, named, strict=True):
+                evidence.entities_read(found)
 
     async def _similarities(self, context: ComposeContext, pool: list[Evidence]) -> list[float]:
         """Each sentence's cosine to the question, for the sentences holding most of its

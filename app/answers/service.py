@@ -36,6 +36,7 @@ from app.answers.verification import apply_policy, check_claim
 from app.collections.service import Collection, Collections
 from app.collections.spans import Spans
 from app.errors import ErrorCode, TrellisError
+from app.knowledge.named import ChunkEntities
 from app.models.chat import ChatModel
 from app.search.linking import EntityLinker
 from app.search.service import Search
@@ -77,6 +78,15 @@ class _Run:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """What an answer reads back from the store beside search: its quotes' spans, and the
+    entities ingest found in its passages."""
+
+    spans: Spans
+    entities: ChunkEntities
+
+
+@dataclass(frozen=True)
 class Access:
     """The checks an answer passes before it runs, and the meter after."""
 
@@ -89,7 +99,7 @@ class Answers:
         self,
         search: Search,
         collections: Collections,
-        spans: Spans,
+        reading: Reading,
         linker: EntityLinker,
         settings: AnswerSettings,
         composers: dict[str, Composer],
@@ -98,7 +108,7 @@ class Answers:
     ) -> None:
         self._search = search
         self._collections = collections
-        self._spans = spans
+        self._reading = reading
         self._linker = linker
         self._settings = settings
         self._composers = composers
@@ -158,7 +168,7 @@ class Answers:
         self, principal: Principal, run: _Run, composer: Composer, targets: list[Collection]
     ) -> AsyncIterator[AnswerEvent]:
         yield await self._retrieve(principal.tenant, run)
-        context = self._context(run, targets)
+        context = await self._context(principal.tenant, run, targets)
         draft = Draft(abstain_reason="NO_CONTEXT")
         run.composing = True
         async for item in composer.compose(context) if run.sources else _nothing():
@@ -219,7 +229,10 @@ class Answers:
         run.missing_legs = [leg.value for leg in outcome.missing_legs]
         return AnswerSources(run.sources, run.query_used, run.degraded, run.missing_legs)
 
-    def _context(self, run: _Run, targets: list[Collection]) -> ComposeContext:
+    async def _context(
+        self, tenant: Tenant, run: _Run, targets: list[Collection]
+    ) -> ComposeContext:
+        chunks = [s.hit.chunk_id for s in run.sources]
         return ComposeContext(
             question=read_question(run.query_used, run.relative),
             sources=run.sources,
@@ -227,6 +240,7 @@ class Answers:
             embedding_model=targets[0].embedding_model,
             history=run.request.history,
             model=run.request.model or EXTRACTIVE,
+            named=await self._reading.entities.read(tenant, chunks),
         )
 
     async def _release(self, run: _Run, claim: Claim) -> AsyncIterator[AnswerEvent]:
@@ -250,7 +264,7 @@ class Answers:
             events.append(AnswerDelta(" ".join(c.text for c in run.claims)))
         elif run.policy is ClaimPolicy.ABSTAIN:
             events.extend(unsupported)
-        verified = await verify_quotes(self._spans, principal.tenant, draft)
+        verified = await verify_quotes(self._reading.spans, principal.tenant, draft)
         parts = AnswerParts(
             run.request,
             run.language,

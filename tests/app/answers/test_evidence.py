@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.evidence import values
+from app.answers.evidence import in_sentence, values
 from app.answers.question import AnswerType, read_question
 from ingest.extraction import Named
+from retrieval.sentences import sentences
 from tests.app.answers.test_related import passages
 
 
@@ -55,3 +56,19 @@ def test_only_is_no_number_outside_a_comparison_of_counts() -> None:
         sentence, read_question("How many stores does Elm Mall have?"), AnswerType.NUMBER
     )
     assert [v.text for v in found] == ["90 stores"]
+
+
+def test_a_passage_s_entities_are_read_into_its_sentences() -> None:
+    """Entities ingest found in the whole passage, shifted into each sentence; one that runs
+    past the sentence's end is cut there, as the model reading that sentence would cut it."""
+    text = "Maxeda is owned by KKR & Co. L.P. since 2004. It trades in Amsterdam."
+    named = [
+        Named(part, label, text.index(part), text.index(part) + len(part))
+        for part, label in (("KKR & Co. L.P.", "ORG"), ("2004", "DATE"), ("Amsterdam", "GPE"))
+    ]
+    first, rest, since, last = sentences(text)  # the splitter breaks after "Co." and "L.P."
+    assert [(n.text, n.label) for n in in_sentence(named, first)] == [("KKR & Co.", "ORG")]
+    assert in_sentence(named, rest) == []  # the name started in the sentence before
+    assert [(n.text, n.label) for n in in_sentence(named, since)] == [("2004", "DATE")]
+    (place,) = in_sentence(named, last)
+    assert last.text[place.start : place.end] == "Amsterdam"

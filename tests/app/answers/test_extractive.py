@@ -4,6 +4,7 @@ reads the sides of a comparison against what the passages name."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from uuid import uuid4
 
 import pytest
@@ -17,6 +18,7 @@ from app.models.minilm import MODEL_ID
 from app.search.linking import EntityLinker
 from app.search.results import HitDocument, SearchHit
 from app.settings import Settings
+from ingest.extraction import Extractor, Named
 
 PAGES = {
     "Sir Tom Vale, 1st Baronet": "Sir Tom Vale, 1st Baronet (4 May 1701 – 2 June 1760) was an"
@@ -40,12 +42,18 @@ def composer() -> ExtractiveComposer:
 
 
 def short_answer(
-    composer: ExtractiveComposer, query: str, pages: dict[str, str] = PAGES
+    composer: ExtractiveComposer,
+    query: str,
+    pages: dict[str, str] = PAGES,
+    stored: Callable[[str], list[Named]] | None = None,
 ) -> str | None:
+    """The short answer; with `stored`, each passage's entities as ingest would have kept
+    them (a function of the passage's text)."""
     sources = [
         Source(f"SRC:{i + 1:04d}", _hit(t, text)) for i, (t, text) in enumerate(pages.items())
     ]
-    context = ComposeContext(read_question(query), sources, "en", MODEL_ID)
+    named = {s.hit.chunk_id: stored(s.hit.text) for s in sources} if stored else {}
+    context = ComposeContext(read_question(query), sources, "en", MODEL_ID, named=named)
     return asyncio.run(composer.draft(context)).short_answer
 
 
@@ -126,3 +134,37 @@ def test_a_longer_title_names_something_else_than_its_opening_subject(
         short_answer(composer, "Which American senator was shot in May 1881?", pages)
         == "James Hale"
     )
+
+
+QUERIES = [
+    "Who was born first, Sir Tom Vale, 1st Baronet or Ann Grey?",
+    "Which film came out first, Blue Lantern or Love, Honour and Rain?",
+    "Which genus has fewer species, Corn Mere or Brome Hill?",
+    "Who directed Blue Lantern?",
+]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_entities_ingest_kept_answer_as_the_model_run_on_each_sentence_does(
+    composer: ExtractiveComposer, query: str
+) -> None:
+    """The composer reads the entities ingest found in each whole passage instead of running
+    the model on its sentences again; the answers are the same."""
+    extractor = Extractor(Settings.from_env({}).spacy_model)
+
+    def kept(text: str) -> list[Named]:
+        named = extractor.extract([(0, text)])[0].named
+        assert named is not None
+        return named
+
+    assert short_answer(composer, query, stored=kept) == short_answer(composer, query)
+
+
+def test_a_passage_ingest_found_no_entity_in_is_not_read_again(
+    composer: ExtractiveComposer,
+) -> None:
+    """Stored entities are what the composer reads: with none kept for the passage, no
+    person is found in it, though the model would find the director."""
+    query = "Who directed Blue Lantern?"
+    assert short_answer(composer, query) == "Maren Olsvik"
+    assert short_answer(composer, query, stored=lambda _: []) != "Maren Olsvik"

@@ -1,0 +1,4 @@
+-- The entities spaCy found in each main chunk when the graph was extracted, dates and numbers
+-- included, as [start, end, label] in document offsets: an answer reads them here instead of
+-- running the model again. NULL until extraction has read the chunk.
+ALTER TABLE chunks ADD COLUMN named jsonb;
