@@ -51,6 +51,30 @@ async def record_named(conn: Conn, tenant_id: UUID, named: dict[UUID, list[Named
     )
 
 
+@dataclass(frozen=True)
+class UnreadChunk:
+    id: UUID
+    tenant_id: UUID
+    start: int  # the chunk's first character in its document
+    text: str
+
+
+async def unread_chunks(
+    conn: Conn, collections: list[UUID] | None, after: UUID | None, limit: int
+) -> list[UnreadChunk]:
+    """Main chunks of graphed documents whose entities are not kept, in id order after
+    `after`: chunks graphed before entities were kept (of these collections, or all)."""
+    only = " AND c.collection_id = ANY(%s)" if collections is not None else ""
+    cursor = await conn.execute(
+        "SELECT c.id, c.tenant_id, c.char_start, c.content FROM chunks c"
+        " JOIN documents d ON d.id = c.document_id"
+        " WHERE c.kind = 'main' AND c.named IS NULL AND d.graphed_version = d.version"
+        f" AND c.id > %s{only} ORDER BY c.id LIMIT %s",
+        [after or UUID(int=0), *([collections] if collections is not None else []), limit],
+    )
+    return [UnreadChunk(*row) for row in await cursor.fetchall()]
+
+
 async def named_in(conn: Conn, tenant: Tenant, chunk_ids: list[UUID]) -> dict[UUID, list[Named]]:
     """Chunk id -> the entities found in it, in offsets into the chunk's text, of chunks the
     tenant's key may see; chunks not yet read are left out."""

@@ -168,9 +168,9 @@ class Answers:
         self, principal: Principal, run: _Run, composer: Composer, targets: list[Collection]
     ) -> AsyncIterator[AnswerEvent]:
         yield await self._retrieve(principal.tenant, run)
+        run.composing = True
         context = await self._context(principal.tenant, run, targets)
         draft = Draft(abstain_reason="NO_CONTEXT")
-        run.composing = True
         async for item in composer.compose(context) if run.sources else _nothing():
             if isinstance(item, Draft):
                 draft = item
@@ -232,14 +232,16 @@ class Answers:
     async def _context(
         self, tenant: Tenant, run: _Run, targets: list[Collection]
     ) -> ComposeContext:
-        chunks = [s.hit.chunk_id for s in run.sources]
+        model = run.request.model or EXTRACTIVE
+        # Only the extractive composer reads the entities ingest found in its passages.
+        chunks = [s.hit.chunk_id for s in run.sources] if model == EXTRACTIVE else []
         return ComposeContext(
             question=read_question(run.query_used, run.relative),
             sources=run.sources,
             language=run.language.code,
             embedding_model=targets[0].embedding_model,
             history=run.request.history,
-            model=run.request.model or EXTRACTIVE,
+            model=model,
             named=await self._reading.entities.read(tenant, chunks),
         )
 

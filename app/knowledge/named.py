@@ -1,14 +1,27 @@
-"""The entities ingest's model found in each main chunk, dates and numbers included, read
-back so an answer need not run the model over its passages again."""
+"""The entities ingest's model found in each main chunk, dates and numbers included: kept when
+a document is graphed, read back so an answer need not run the model over its passages again.
+
+Chunks graphed before entities were kept are read at the end of each projection drain, like
+facts without vectors: a batch at a time, outside the graph's lock. A chunk the model fails
+on is logged and left unread; the composer then reads its sentences itself.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Callable
+from itertools import groupby
 from uuid import UUID
 
-from ingest.extraction import Named
+from ingest.extraction import Extractor, Named
 from store import mentions
+from store.mentions import UnreadChunk
 from store.pool import Pool
 from store.tenants import Tenant
+
+log = logging.getLogger(__name__)
+BATCH = 256
 
 
 class ChunkEntities:
@@ -22,3 +35,48 @@ class ChunkEntities:
             return {}
         async with self._pool.connection() as conn:
             return await mentions.named_in(conn, tenant, chunk_ids)
+
+    async def read_unread(
+        self, extractor: Callable[[], Extractor], collections: list[UUID] | None = None
+    ) -> int:
+        """Keep the entities of graphed chunks that have none kept; returns chunks read."""
+        done, after = 0, None
+        while batch := await self._unread(collections, after):
+            found = await asyncio.to_thread(_named, extractor(), batch)
+            await self._keep(batch, found)
+            done, after = done + len(found), batch[-1].id
+        return done
+
+    async def _unread(
+        self, collections: list[UUID] | None, after: UUID | None
+    ) -> list[UnreadChunk]:
+        async with self._pool.connection() as conn:
+            return await mentions.unread_chunks(conn, collections, after, BATCH)
+
+    async def _keep(self, batch: list[UnreadChunk], found: dict[UUID, list[Named]]) -> None:
+        tenants = {c.id: c.tenant_id for c in batch}
+        ordered = sorted(found, key=lambda chunk: str(tenants[chunk]))
+        async with self._pool.connection() as conn, conn.transaction():
+            for tenant, chunks in groupby(ordered, key=lambda chunk: tenants[chunk]):
+                await mentions.record_named(conn, tenant, {c: found[c] for c in chunks})
+
+
+def _named(extractor: Extractor, batch: list[UnreadChunk]) -> dict[UUID, list[Named]]:
+    """Each chunk's entities in document offsets; a batch the model fails on is read chunk by
+    chunk, and a chunk that fails alone is left out."""
+    try:
+        return _in_document(batch, extractor.named([c.text for c in batch]))
+    except Exception:
+        if len(batch) == 1:
+            log.warning("chunk entities: the model failed on chunk %s", batch[0].id, exc_info=True)
+            return {}
+    return {k: v for chunk in batch for k, v in _named(extractor, [chunk]).items()}
+
+
+def _in_document(batch: list[UnreadChunk], named: list[list[Named]]) -> dict[UUID, list[Named]]:
+    return {
+        chunk.id: [
+            Named(n.text, n.label, chunk.start + n.start, chunk.start + n.end) for n in found
+        ]
+        for chunk, found in zip(batch, named, strict=True)
+    }

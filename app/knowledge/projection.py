@@ -19,6 +19,7 @@ from uuid import UUID
 from app.backend_errors import as_backend_unavailable
 from app.knowledge.document_graph import DocumentGraphs
 from app.knowledge.fact_vectors import FactVectors
+from app.knowledge.named import ChunkEntities
 from graph.collections import upsert_collections
 from graph.documents import delete_collections
 from graph.driver import GraphStore
@@ -47,6 +48,7 @@ class GraphProjector:
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self.documents = DocumentGraphs(graph, spacy_model)
+        self._entities = ChunkEntities(pool)
         self._handlers: dict[str, Handler] = {
             "collection.upsert": lambda _, rows: upsert_collections(graph, rows),
             "collection.delete": lambda _, rows: delete_collections(graph, rows),
@@ -66,13 +68,15 @@ class GraphProjector:
     async def drain(self, collections: list[UUID] | None = None) -> int:
         """Apply waiting outbox rows (of these collections, or all) until none is ready.
         Returns rows handled, failed ones included. Raises when a backend is unavailable.
-        Then embeds the facts the rows recorded, for query-to-fact matching."""
+        Then embeds the facts the rows recorded, for query-to-fact matching, and reads the
+        entities of chunks graphed before they were kept (app/knowledge/named.py)."""
         handled = 0
         async with self._lock:
             while (count := await self._batch(collections)) > 0:
                 handled += count
         if self._facts is not None:  # after the lock: a slow embedder holds no graph work
             await self._facts.embed_waiting(collections)
+        await self._entities.read_unread(self.documents.extractor, collections)
         return handled
 
     async def waiting(self, collections: list[UUID]) -> int:

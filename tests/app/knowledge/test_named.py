@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import pytest
 
 from app.knowledge.named import ChunkEntities
 from app.localdb.stack import Stack
-from ingest.extraction import Named
+from app.settings import Settings
+from ingest.extraction import Extractor, Named
 from store.pool import open_pool
 from store.tenants import Tenant
 from tests.graph_helpers import graphed_collection
@@ -19,18 +22,32 @@ from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
 
+T = TypeVar("T")
 TEXT = "Marie Curie was born in Warsaw on 7 November 1867. She won two Nobel Prizes."
 
 
-def _read(stack: Stack, tenant: Tenant, chunks: list[uuid.UUID]) -> dict[uuid.UUID, list[Named]]:
-    async def run() -> dict[uuid.UUID, list[Named]]:
+def _with_entities(stack: Stack, use: Callable[[ChunkEntities], Awaitable[T]]) -> T:
+    async def run() -> T:
         pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
-            return await ChunkEntities(pool).read(tenant, chunks)
+            return await use(ChunkEntities(pool))
         finally:
             await pool.close()
 
     return asyncio.run(run())
+
+
+def _read(stack: Stack, tenant: Tenant, chunks: list[uuid.UUID]) -> dict[uuid.UUID, list[Named]]:
+    return _with_entities(stack, lambda entities: entities.read(tenant, chunks))
+
+
+class _Failing(Extractor):
+    """The model, failing on any text that holds FAIL."""
+
+    def named(self, texts: list[str]) -> list[list[Named]]:
+        if any("FAIL" in text for text in texts):
+            raise RuntimeError("the model failed")
+        return super().named(texts)
 
 
 @pytest.fixture()
@@ -75,3 +92,29 @@ def test_a_chunk_not_yet_read_is_left_out(
     tenant, chunk, _ = graphed
     rows(stack, "UPDATE chunks SET named = NULL WHERE id = %s RETURNING id", chunk)
     assert _read(stack, tenant, [chunk]) == {}
+
+
+def test_chunks_graphed_before_entities_were_kept_are_read_at_the_next_drain(
+    gql: GraphQLClient, stack: Stack, graphed: tuple[Tenant, uuid.UUID, str]
+) -> None:
+    """One chunk the model fails on is left unread; the others are read all the same."""
+    tenant, chunk, _ = graphed
+    kept = _read(stack, tenant, [chunk])[chunk]
+    failing = graphed_collection(gql, stack, {"externalId": "f", "text": "FAIL in Paris."})
+    ((other,),) = rows(
+        stack,
+        "SELECT c.id FROM chunks c JOIN collections k ON k.id = c.collection_id"
+        " WHERE k.name = %s AND c.kind = 'main'",
+        failing,
+    )
+    rows(stack, "UPDATE chunks SET named = NULL WHERE id = ANY(%s) RETURNING id", [chunk, other])
+    collections = [
+        uuid.UUID(str(c))
+        for (c,) in rows(
+            stack, "SELECT collection_id FROM chunks WHERE id = ANY(%s)", [chunk, other]
+        )
+    ]
+    extractor = _Failing(Settings.from_env({}).spacy_model)
+    read = _with_entities(stack, lambda e: e.read_unread(lambda: extractor, collections))
+    assert read == 1
+    assert _read(stack, tenant, [chunk, other]) == {chunk: kept}
