@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import spacy
 from spacy.language import Language
@@ -32,6 +33,7 @@ TYPE_GROUPS = {
 MAX_MENTIONS_PER_CHUNK = 200
 MAX_PAIRS_PER_CHUNK = 500
 MAX_NAMED_PER_CHUNK = 400
+QUERIES_PARSED = 256  # the latest queries' parses, kept
 MAX_SENTENCE_TOKENS = 300
 _LETTER = re.compile(r"[^\W\d_]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -91,6 +93,9 @@ class Extractor:
     def __init__(self, model: str, batch_size: int = 64) -> None:
         self._nlp: Language = spacy.load(model)
         self._batch_size = batch_size
+        # A query is parsed by search to link its entities and by answers to find its
+        # relative clauses: once is enough.
+        self._parse_query = lru_cache(maxsize=QUERIES_PARSED)(self._nlp)
 
     def extract(self, chunks: list[tuple[int, str]]) -> list[ChunkGraph]:
         """One graph per (offset, text) chunk, offsets carried into mentions and facts."""
@@ -123,14 +128,14 @@ class Extractor:
         names no answer type."""
         if not is_covered(text):
             return frozenset()
-        doc = self._nlp(text)
+        doc = self._parse_query(text)
         return frozenset(t.idx for t in doc if t.tag_ in _WH_TAGS and t.head.dep_ == "relcl")
 
     def mentions(self, text: str) -> list[Mention]:
         """Named entities of a short text (a query), no facts."""
         if not is_covered(text):
             return []
-        return chunk_graph(self._nlp(text), 0).mentions
+        return chunk_graph(self._parse_query(text), 0).mentions
 
 
 def _whole_group(doc: Doc) -> str | None:

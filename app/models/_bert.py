@@ -30,6 +30,22 @@ class Layer:
 
 
 @dataclass(frozen=True)
+class _Layout:
+    """Where a padded batch's real tokens are: the dense layers run on those rows only, and
+    attention alone sees the (batch, tokens) shape."""
+
+    batch: int
+    tokens: int
+    real: NDArray[np.intp]  # indexes of real tokens among batch * tokens rows
+    bias: Matrix  # attention's additive mask: 0 for real keys, -1e9 for padding
+
+    def padded(self, rows: Matrix) -> Matrix:
+        out = np.zeros((self.batch * self.tokens, rows.shape[1]), dtype=np.float32)
+        out[self.real] = rows
+        return out
+
+
+@dataclass(frozen=True)
 class Bert:
     word: Matrix
     position: Matrix
@@ -39,30 +55,37 @@ class Bert:
     heads: int
 
     def encode(self, ids: NDArray[np.int64], mask: NDArray[np.float32]) -> Matrix:
-        """Hidden states (batch, tokens, hidden) for padded token ids and their 0/1 mask."""
+        """Hidden states (batch, tokens, hidden) for padded token ids and their 0/1 mask,
+        zero at padding. Padding never passes through a dense layer: a batch of sentences of
+        mixed length is about half padding once padded to its longest."""
         batch, tokens = ids.shape
-        x = self.word[ids] + self.position[:tokens][None, :, :] + self.token_type[0]
-        x = layer_norm(x.reshape(batch * tokens, -1), self.embed_norm)
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :].astype(np.float32)
+        layout = _Layout(batch, tokens, np.flatnonzero(mask.reshape(-1)), bias)
+        x = self.word[ids] + self.position[:tokens][None, :, :] + self.token_type[0]
+        x = layer_norm(x.reshape(batch * tokens, -1)[layout.real], self.embed_norm)
         for layer in self.layers:
-            x = self._layer(layer, x, bias, batch, tokens)
-        return x.reshape(batch, tokens, -1)
+            x = self._layer(layer, x, layout)
+        return layout.padded(x).reshape(batch, tokens, -1)
 
-    def _layer(self, layer: Layer, x: Matrix, bias: Matrix, batch: int, tokens: int) -> Matrix:
-        context = self._attention(x @ layer.qkv_w + layer.qkv_b, bias, batch, tokens)
+    def _layer(self, layer: Layer, x: Matrix, layout: _Layout) -> Matrix:
+        context = self._attention(x @ layer.qkv_w + layer.qkv_b, layout)
         x = layer_norm(x + context @ layer.out_w + layer.out_b, layer.norm1)
         hidden = gelu(x @ layer.up_w + layer.up_b)
         return layer_norm(x + hidden @ layer.down_w + layer.down_b, layer.norm2)
 
-    def _attention(self, qkv: Matrix, bias: Matrix, batch: int, tokens: int) -> Matrix:
+    def _attention(self, qkv: Matrix, layout: _Layout) -> Matrix:
+        """Attention over the padded layout; the real tokens' rows of its output."""
+        batch, tokens = layout.batch, layout.tokens
         size = qkv.shape[1] // 3 // self.heads
-        q, k, v = qkv.reshape(batch, tokens, 3, self.heads, size).transpose(2, 0, 3, 1, 4)
-        scores = (q @ k.transpose(0, 1, 3, 2)) * np.float32(1.0 / np.sqrt(size)) + bias
+        shaped = layout.padded(qkv).reshape(batch, tokens, 3, self.heads, size)
+        q, k, v = shaped.transpose(2, 0, 3, 1, 4)
+        scores = (q @ k.transpose(0, 1, 3, 2)) * np.float32(1.0 / np.sqrt(size)) + layout.bias
         scores -= scores.max(axis=-1, keepdims=True)
         np.exp(scores, out=scores)
         scores /= scores.sum(axis=-1, keepdims=True)
         context = (scores @ v).transpose(0, 2, 1, 3)
-        return np.ascontiguousarray(context).reshape(batch * tokens, -1)
+        rows: Matrix = np.ascontiguousarray(context).reshape(batch * tokens, -1)[layout.real]
+        return rows
 
 
 def layer_norm(x: Matrix, weights: tuple[Matrix, Matrix]) -> Matrix:

@@ -125,3 +125,13 @@ def test_relative_words_are_the_wh_words_that_open_a_relative_clause(
     asked = "Who was the writer of the song and who died in 2007?"
     assert extractor.relative_words(asked) == frozenset()
     assert extractor.relative_words("מי היה מפקד האירוע?") == frozenset()
+
+
+def test_a_query_is_parsed_once_for_its_clauses_and_its_entities(extractor: Extractor) -> None:
+    """Answers read a query's relative clauses, then search links its entities."""
+    query = "Who was the woman who portrayed Corliss Archer in Kiss and Tell?"
+    before = extractor._parse_query.cache_info()
+    extractor.relative_words(query)
+    assert "Corliss Archer" in [m.text for m in extractor.mentions(query)]
+    after = extractor._parse_query.cache_info()
+    assert (after.misses - before.misses, after.hits - before.hits) == (1, 1)
