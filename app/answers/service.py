@@ -20,7 +20,7 @@ from app.answers.language import Language, language_of
 from app.answers.prompt import CHARS_PER_TOKEN
 from app.answers.question import read_question
 from app.answers.quotes import verify_quotes
-from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy, Message
+from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy
 from app.answers.results import (
     Answer,
     AnswerDelta,
@@ -45,7 +45,6 @@ from app.tenancy.auth import Tenant
 from app.tenancy.preflight import ModelRun, Preflight
 from app.tenancy.principal import Principal, Scope
 from app.tenancy.usage import Charge, Consumed, Metering
-from ingest.extraction import Extractor
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
 
@@ -67,7 +66,6 @@ class _Run:
     started: float = field(default_factory=time.perf_counter)
     sources: list[Source] = field(default_factory=list)
     query_used: str = ""
-    relative: frozenset[int] = frozenset()  # where query_used's relative clauses open
     degraded: bool = False
     missing_legs: list[str] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
@@ -218,8 +216,8 @@ class Answers:
     async def _retrieve(self, tenant: Tenant, run: _Run) -> AnswerSources:
         history = run.request.history
         extractor = self._linker.extractor
-        run.query_used, run.relative = await asyncio.to_thread(
-            lambda: _read_query(run.request.query, history, extractor())
+        run.query_used = await asyncio.to_thread(
+            lambda: standalone(run.request.query, history, extractor())
         )
         search = replace(run.request.search, query=run.query_used)
         outcome = await self._search.search(tenant, search)
@@ -235,8 +233,12 @@ class Answers:
         model = run.request.model or EXTRACTIVE
         # Only the extractive composer reads the entities ingest found in its passages.
         chunks = [s.hit.chunk_id for s in run.sources] if model == EXTRACTIVE else []
+        # Read after the sources are out: search has parsed the query by now (to link its
+        # entities), and the parse is kept.
+        extractor = self._linker.extractor
+        relative = await asyncio.to_thread(lambda: extractor().relative_words(run.query_used))
         return ComposeContext(
-            question=read_question(run.query_used, run.relative),
+            question=read_question(run.query_used, relative),
             sources=run.sources,
             language=run.language.code,
             embedding_model=targets[0].embedding_model,
@@ -306,14 +308,6 @@ def _joined(run: _Run, claim: Claim) -> str:
 
 async def _nothing() -> AsyncIterator[Claim | Draft]:
     yield Draft(abstain_reason="NO_CONTEXT")
-
-
-def _read_query(
-    query: str, history: tuple[Message, ...], extractor: Extractor
-) -> tuple[str, frozenset[int]]:
-    """The standalone query, and where its relative clauses open."""
-    used = standalone(query, history, extractor)
-    return used, extractor.relative_words(used)
 
 
 def _checked_text(source: Source) -> str:
