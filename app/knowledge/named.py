@@ -1,9 +1,12 @@
 """The entities ingest's model found in each main chunk, dates and numbers included: kept when
 a document is graphed, read back so an answer need not run the model over its passages again.
 
-Chunks graphed before entities were kept are read at the end of each projection drain, like
-facts without vectors: a batch at a time, outside the graph's lock. A chunk the model fails
-on is logged and left unread; the composer then reads its sentences itself.
+Chunks graphed before entities were kept are read at the end of a projection drain, like facts
+without vectors: a batch at a time, outside the graph's lock. Once a round has gone through
+every collection, the process stops looking: every chunk graphed since keeps its entities as
+it is graphed, and the query would otherwise scan the chunks still waiting for the graph at
+every drain. A chunk the model fails on is logged and left unread until the next start; the
+composer then reads its sentences itself.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ BATCH = 256
 class ChunkEntities:
     def __init__(self, pool: Pool) -> None:
         self._pool = pool
+        self._caught_up = False  # a round has read every collection's chunks
 
     async def read(self, tenant: Tenant, chunk_ids: list[UUID]) -> dict[UUID, list[Named]]:
         """Chunk id -> its entities, in offsets into its text; chunks not yet read are left
@@ -40,11 +44,14 @@ class ChunkEntities:
         self, extractor: Callable[[], Extractor], collections: list[UUID] | None = None
     ) -> int:
         """Keep the entities of graphed chunks that have none kept; returns chunks read."""
+        if self._caught_up:
+            return 0
         done, after = 0, None
         while batch := await self._unread(collections, after):
             found = await asyncio.to_thread(_named, extractor(), batch)
             await self._keep(batch, found)
             done, after = done + len(found), batch[-1].id
+        self._caught_up = collections is None
         return done
 
     async def _unread(

@@ -118,3 +118,23 @@ def test_chunks_graphed_before_entities_were_kept_are_read_at_the_next_drain(
     read = _with_entities(stack, lambda e: e.read_unread(lambda: extractor, collections))
     assert read == 1
     assert _read(stack, tenant, [chunk, other]) == {chunk: kept}
+
+
+def test_once_every_collection_is_read_the_process_stops_looking(
+    stack: Stack, graphed: tuple[Tenant, uuid.UUID, str]
+) -> None:
+    """Every chunk graphed since keeps its entities as it is graphed; a chunk left unread
+    after the pass (the model failed on it) waits for the next start."""
+    tenant, chunk, _ = graphed
+    extractor = Extractor(Settings.from_env({}).spacy_model)
+
+    async def rounds(entities: ChunkEntities) -> tuple[int, int]:
+        await entities.read_unread(lambda: extractor)
+        rows(stack, "UPDATE chunks SET named = NULL WHERE id = %s RETURNING id", chunk)
+        return await entities.read_unread(lambda: extractor), len(
+            await entities.read(tenant, [chunk])
+        )
+
+    assert _with_entities(stack, rounds) == (0, 0)
+    assert _with_entities(stack, lambda e: e.read_unread(lambda: extractor)) >= 1  # a new start
+    assert chunk in _read(stack, tenant, [chunk])
