@@ -114,7 +114,7 @@ async def answered(services: Services, principal: Principal, collection: str, qu
 
 async def searched(services: Services, tenant: Tenant, collection: str, query: str) -> float:
     """The timing baseline: the answer's own retrieval request through search alone, in ms."""
-    services.search.forget_queries()  # the answer embedded this query; search alone embeds it too
+    services.search.forget_queries()  # the answer embedded and parsed this query; so does search
     started = time.perf_counter()
     await services.search.search(tenant, SearchRequest((collection,), query, top_k=TOP_K))
     return (time.perf_counter() - started) * 1000

@@ -122,6 +122,10 @@ class Extractor:
             found[index] = _named(doc, 0)
         return found
 
+    def forget_queries(self) -> None:
+        """Drop the kept query parses (benchmarks time queries parsed for the first time)."""
+        self._parse_query.cache_clear()
+
     def relative_words(self, text: str) -> frozenset[int]:
         """Where each wh-word that opens a relative clause starts: "where" of "the arena
         where the team played", "who" of "the woman who portrayed". A question word there

@@ -85,9 +85,11 @@ class Search:
         return self._embedders
 
     def forget_queries(self) -> None:
-        """Empty the query-embedding cache, so that the next searches embed their queries
-        as first-time queries do (benchmarks measure those)."""
+        """Empty the query-embedding cache and the kept query parses, so that the next
+        searches embed and parse their queries as first-time queries do (benchmarks measure
+        those)."""
         self._vectors.clear()
+        self._linker.extractor().forget_queries()
 
     async def warm_up(self) -> None:
         """Load the entity pipeline and the local embedding model, and have Neo4j compile

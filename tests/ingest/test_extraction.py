@@ -135,3 +135,6 @@ def test_a_query_is_parsed_once_for_its_clauses_and_its_entities(extractor: Extr
     assert "Corliss Archer" in [m.text for m in extractor.mentions(query)]
     after = extractor._parse_query.cache_info()
     assert (after.misses - before.misses, after.hits - before.hits) == (1, 1)
+    extractor.forget_queries()  # what benchmarks do, to time first-time queries
+    extractor.relative_words(query)
+    assert extractor._parse_query.cache_info().misses == 1  # clearing resets the counts
