@@ -115,11 +115,16 @@ class Extractor:
 
     def named(self, texts: list[str]) -> list[list[Named]]:
         """Every entity of each text (none for a text the model does not cover)."""
-        found: list[list[Named]] = [[] for _ in texts]
-        covered = [i for i, text in enumerate(texts) if is_covered(text)]
-        docs = self._nlp.pipe((texts[i] for i in covered), batch_size=self._batch_size)
+        return self.chunk_named([(0, text) for text in texts])
+
+    def chunk_named(self, chunks: list[tuple[int, str]]) -> list[list[Named]]:
+        """Every entity of each (offset, text) chunk, as graph extraction keeps them: in
+        document offsets, capped; none for a chunk the model does not cover."""
+        found: list[list[Named]] = [[] for _ in chunks]
+        covered = [i for i, (_, text) in enumerate(chunks) if is_covered(text)]
+        docs = self._nlp.pipe((chunks[i][1] for i in covered), batch_size=self._batch_size)
         for index, doc in zip(covered, docs, strict=True):
-            found[index] = _named(doc, 0)
+            found[index] = _chunk_named(doc, chunks[index][0])
         return found
 
     def forget_queries(self) -> None:
@@ -175,8 +180,12 @@ def chunk_graph(doc: Doc, offset: int) -> ChunkGraph:
     graph.pairs = _pairs(graph)
     for sentence in sentences:
         graph.facts += _facts(sentence, entity_of, offset)
-    graph.named = _named(doc, offset)[:MAX_NAMED_PER_CHUNK]
+    graph.named = _chunk_named(doc, offset)
     return graph
+
+
+def _chunk_named(doc: Doc, offset: int) -> list[Named]:
+    return _named(doc, offset)[:MAX_NAMED_PER_CHUNK]
 
 
 def _named(doc: Doc, offset: int) -> list[Named]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import defaultdict
 from collections.abc import Callable
-from itertools import groupby
 from uuid import UUID
 
 from ingest.extraction import Extractor, Named
@@ -61,29 +61,23 @@ class ChunkEntities:
             return await mentions.unread_chunks(conn, collections, after, BATCH)
 
     async def _keep(self, batch: list[UnreadChunk], found: dict[UUID, list[Named]]) -> None:
-        tenants = {c.id: c.tenant_id for c in batch}
-        ordered = sorted(found, key=lambda chunk: str(tenants[chunk]))
+        by_tenant: dict[UUID, dict[UUID, list[Named]]] = defaultdict(dict)
+        for chunk in batch:
+            if chunk.id in found:
+                by_tenant[chunk.tenant_id][chunk.id] = found[chunk.id]
         async with self._pool.connection() as conn, conn.transaction():
-            for tenant, chunks in groupby(ordered, key=lambda chunk: tenants[chunk]):
-                await mentions.record_named(conn, tenant, {c: found[c] for c in chunks})
+            for tenant, named in by_tenant.items():
+                await mentions.record_named(conn, tenant, named)
 
 
 def _named(extractor: Extractor, batch: list[UnreadChunk]) -> dict[UUID, list[Named]]:
     """Each chunk's entities in document offsets; a batch the model fails on is read chunk by
     chunk, and a chunk that fails alone is left out."""
     try:
-        return _in_document(batch, extractor.named([c.text for c in batch]))
+        found = extractor.chunk_named([(c.start, c.text) for c in batch])
+        return {chunk.id: named for chunk, named in zip(batch, found, strict=True)}
     except Exception:
         if len(batch) == 1:
             log.warning("chunk entities: the model failed on chunk %s", batch[0].id, exc_info=True)
             return {}
     return {k: v for chunk in batch for k, v in _named(extractor, [chunk]).items()}
-
-
-def _in_document(batch: list[UnreadChunk], named: list[list[Named]]) -> dict[UUID, list[Named]]:
-    return {
-        chunk.id: [
-            Named(n.text, n.label, chunk.start + n.start, chunk.start + n.end) for n in found
-        ]
-        for chunk, found in zip(batch, named, strict=True)
-    }

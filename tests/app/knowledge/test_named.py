@@ -44,10 +44,10 @@ def _read(stack: Stack, tenant: Tenant, chunks: list[uuid.UUID]) -> dict[uuid.UU
 class _Failing(Extractor):
     """The model, failing on any text that holds FAIL."""
 
-    def named(self, texts: list[str]) -> list[list[Named]]:
-        if any("FAIL" in text for text in texts):
+    def chunk_named(self, chunks: list[tuple[int, str]]) -> list[list[Named]]:
+        if any("FAIL" in text for _, text in chunks):
             raise RuntimeError("the model failed")
-        return super().named(texts)
+        return super().chunk_named(chunks)
 
 
 @pytest.fixture()
