@@ -9,7 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
+from app.localdb.stack import Stack
 from app.settings import PROJECT_ROOT
+from tests.graph_helpers import graphed_collection
 from tests.graphql_client import GraphQLClient
 from tests.graphql_ws import open_ws, subscribe
 from tests.helpers import ingest, new_collection
@@ -45,12 +47,10 @@ def _document(path: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def demo(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+def demo(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    """The demo corpus, once graphed: answers are tested against every leg, not a race."""
     gql = GraphQLClient(http, tenant_key_module)
-    name = new_collection(gql)
-    result = ingest(gql, name, *demo_documents())
-    assert result["job"]["failed"] == 0
-    return gql, name
+    return gql, graphed_collection(gql, stack, *demo_documents())
 
 
 def ask(demo: tuple[GraphQLClient, str], query: str, **extra: Any) -> dict[str, Any]:

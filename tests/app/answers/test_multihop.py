@@ -9,9 +9,10 @@ from typing import Any
 import httpx
 import pytest
 
+from app.localdb.stack import Stack
 from tests.app.answers.test_answers import ask
+from tests.graph_helpers import graphed_collection
 from tests.graphql_client import GraphQLClient
-from tests.helpers import ingest, new_collection
 
 pytestmark = pytest.mark.integration
 
@@ -49,9 +50,11 @@ FAMILY = {
 }
 
 
-def collection_of(gql: GraphQLClient, pages: dict[str, str]) -> tuple[GraphQLClient, str]:
-    """A new collection of the pages, titled by their keys."""
-    name = new_collection(gql)
+def collection_of(
+    gql: GraphQLClient, stack: Stack, pages: dict[str, str]
+) -> tuple[GraphQLClient, str]:
+    """A new collection of the pages, titled by their keys, once all are graphed: the bridges
+    are found by the graph leg, which a question asked before the graph would miss."""
     docs = [
         {
             "externalId": key,
@@ -61,18 +64,17 @@ def collection_of(gql: GraphQLClient, pages: dict[str, str]) -> tuple[GraphQLCli
         }
         for key, text in pages.items()
     ]
-    assert ingest(gql, name, *docs)["job"]["failed"] == 0
-    return gql, name
+    return gql, graphed_collection(gql, stack, *docs)
 
 
 @pytest.fixture(scope="module")
-def films(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, str]:
-    return collection_of(GraphQLClient(http, tenant_key_module), PAGES)
+def films(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    return collection_of(GraphQLClient(http, tenant_key_module), stack, PAGES)
 
 
 @pytest.fixture(scope="module")
-def family(http: httpx.Client, tenant_key_module: str) -> tuple[GraphQLClient, str]:
-    return collection_of(GraphQLClient(http, tenant_key_module), FAMILY)
+def family(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    return collection_of(GraphQLClient(http, tenant_key_module), stack, FAMILY)
 
 
 def short(films: tuple[GraphQLClient, str], query: str) -> tuple[str | None, dict[str, Any]]:
