@@ -16,8 +16,8 @@ and keeps its place.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from retrieval.lexical_index import idf
@@ -46,6 +46,10 @@ class QueryCoverage(Generic[K]):
 
     weights: Mapping[str, float]
     passages: Mapping[K, PassageTerms]
+    # What a list of picks covers, kept: MMR asks it of every candidate left at each step.
+    _covered: dict[tuple[K, ...], set[str]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def gain(self, candidate: K, picked: Sequence[K]) -> float:
         """The query weight the candidate adds to what `picked` covers (0 to 1); 0 when
@@ -61,5 +65,9 @@ class QueryCoverage(Generic[K]):
         whose terms are `covered`."""
         return bool(passage.subject) and passage.subject <= set(self.weights) | covered
 
-    def _terms(self, picked: Iterable[K]) -> set[str]:
-        return {t for k in picked if k in self.passages for t in self.passages[k].terms}
+    def _terms(self, picked: Sequence[K]) -> set[str]:
+        key = tuple(picked)
+        if key not in self._covered:
+            passages = [self.passages[k] for k in key if k in self.passages]
+            self._covered[key] = {t for passage in passages for t in passage.terms}
+        return self._covered[key]

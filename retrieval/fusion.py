@@ -43,14 +43,17 @@ def mmr(
     candidate's relevance what it is worth beside the picks (retrieval/coverage.py)."""
     picked: list[K] = []
     left = list(candidates)
+    closest = dict.fromkeys(left, 0.0)  # each one's likeness to the nearest pick so far
     while left and len(picked) < k:
         best = max(
             left,
             key=lambda c: (
                 trade_off * (relevance[c] + (bonus(c, picked) if bonus else 0.0))
-                - (1 - trade_off) * max((similarity(c, p) for p in picked), default=0.0)
+                - (1 - trade_off) * closest[c]
             ),
         )
         picked.append(best)
         left.remove(best)
+        for c in left:  # only the new pick can change the nearest: n² likenesses, not n³
+            closest[c] = max(closest[c], similarity(c, best))
     return picked

@@ -34,6 +34,7 @@ from app.search.linking import EntityLinker
 from app.search.ranking import Candidate
 from app.search.results import HitDocument, LegResult, SearchHit, SearchOutcome, Span
 from app.search.second_round import second_round
+from graph.edges import RelationshipPath
 from graph.temporal import TimeFilter
 from retrieval.highlights import highlights
 from retrieval.request import Leg, Mode, ResultType, SearchRequest
@@ -128,14 +129,7 @@ class Search:
         vector = await _vector_or_none(vector_task)
         second = await self._second_round(context, results, collected)
         started = time.perf_counter()
-        collected.candidates = await self._fuse(context, results, vector, second)
-        paths_started = time.perf_counter()
-        found_paths = await self._with_paths(tenant, request, collected.candidates)
-        collected.timings["paths"] = (time.perf_counter() - paths_started) * 1000
-        if not found_paths:
-            collected.missing.add(Leg.GRAPH)
-            del results[Leg.GRAPH]
-            collected.candidates = await self._fuse(context, results, vector, second)
+        collected.candidates = await self._ranked(context, results, vector, second, collected)
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
         async with self._pool.connection() as conn:
@@ -162,24 +156,53 @@ class Search:
         collected.timings["secondRound"] = (time.perf_counter() - started) * 1000
         return found
 
-    async def _with_paths(
-        self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]
-    ) -> bool:
-        """Relationship paths for the graph hits this collection can contribute; False when
-        Neo4j cannot give them, which fails the graph leg like any other of its errors."""
-        wanted = _returned(request, candidates)
-        trails = {str(c.chunk_id): c.trail for c in wanted if c.trail}
+    async def _ranked(
+        self,
+        context: LegContext,
+        results: dict[Leg, LegResult],
+        vector: NDArray[np.float32] | None,
+        second: list[LegResult],
+        collected: _Collected,
+    ) -> list[Candidate]:
+        """The candidates in their final order, those returned with their relationship paths.
+        Neo4j builds the paths of every candidate the re-scoring may return while Postgres
+        and the blend re-score the head, rather than after it."""
+        fused = ranking.fuse(results, context.request.top_k, second)
+        keep_order = ranking.keeps_fused_order(results, second)
+        found, candidates = await asyncio.gather(
+            self._paths(context.tenant, context.request, fused, collected.timings),
+            self._reordered(context, fused, vector, keep_order),
+        )
+        if found is None:  # Neo4j failed: the graph leg's hits go, as on any of its errors
+            collected.missing.add(Leg.GRAPH)
+            del results[Leg.GRAPH]
+            fused = ranking.fuse(results, context.request.top_k, second)
+            keep_order = ranking.keeps_fused_order(results, second)
+            return await self._reordered(context, fused, vector, keep_order)
+        for candidate in _returned(context.request, candidates):
+            candidate.path = found.get(str(candidate.chunk_id))
+        return candidates
+
+    async def _paths(
+        self,
+        tenant: Tenant,
+        request: SearchRequest,
+        fused: list[Candidate],
+        timings: dict[str, float],
+    ) -> dict[str, RelationshipPath] | None:
+        """The relationship paths of the graph hits that may be returned, by chunk; None when
+        Neo4j cannot give them."""
+        started = time.perf_counter()
+        trails = {str(c.chunk_id): c.trail for c in _may_return(request, fused) if c.trail}
         if not trails:
-            return True
-        time_filter = TimeFilter.at(request.as_of, None)
+            return {}
         try:
-            found = await self._discovery.paths(tenant, trails, time_filter)
+            found = await self._discovery.paths(tenant, trails, TimeFilter.at(request.as_of, None))
         except Exception as error:
             _on_failure(Leg.GRAPH, error, request)
-            return False
-        for candidate in wanted:
-            candidate.path = found.get(str(candidate.chunk_id))
-        return True
+            return None
+        timings["paths"] = (time.perf_counter() - started) * 1000
+        return found
 
     async def _run_legs(self, context: LegContext) -> tuple[dict[Leg, LegResult], _Collected]:
         active = context.request.active_legs()
@@ -200,15 +223,17 @@ class Search:
         result = await asyncio.wait_for(self._legs.run(leg, context), LEG_TIMEOUT_SECONDS[leg])
         return result, (time.perf_counter() - started) * 1000
 
-    async def _fuse(
+    async def _reordered(
         self,
         context: LegContext,
-        results: dict[Leg, LegResult],
+        candidates: list[Candidate],
         vector: NDArray[np.float32] | None,
-        second: list[LegResult],
+        keep_order: bool,
     ) -> list[Candidate]:
+        """A hybrid search's head re-scored: by the reranker when there is one, else by the
+        blend of vector similarity, fused relevance and query coverage (fused relevance alone
+        with `keep_order`)."""
         tenant, request = context.tenant, context.request
-        candidates = ranking.fuse(results, request.top_k, second)
         if request.mode is not Mode.HYBRID or not candidates:
             return candidates
         if self._reranker is not None:
@@ -220,7 +245,6 @@ class Search:
             ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
             coverage = await query_coverage(conn, context.scope, request.query, head)
-        keep_order = ranking.keeps_fused_order(results, second)
         return ranking.blend(candidates, vectors, keep_order, coverage)
 
     async def _rerank(
@@ -329,6 +353,14 @@ def _returned(request: SearchRequest, candidates: list[Candidate]) -> list[Candi
     """The candidates hits are made from: the first topK, or every one when hits are files
     (grouped by document afterwards)."""
     return candidates if request.result_type is ResultType.FILE else candidates[: request.top_k]
+
+
+def _may_return(request: SearchRequest, fused: list[Candidate]) -> list[Candidate]:
+    """The fused candidates that can be among those returned once re-ordered: a hybrid
+    search re-orders its head alone and lifts it above the tail."""
+    if request.result_type is ResultType.FILE or request.mode is not Mode.HYBRID:
+        return _returned(request, fused)
+    return ranking.head(fused)
 
 
 def _merge(lists: list[list[Candidate]]) -> list[Candidate]:
