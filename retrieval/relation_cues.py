@@ -71,8 +71,10 @@ class CuedPassage:
         return before, (self._break_starts[following] if has_after else self._length)
 
 
+@lru_cache(maxsize=131_072)
 def _matches(word: str, cues: frozenset[str]) -> bool:
-    """Stems equal, or one of at least MIN_PREFIX letters begins the other."""
+    """Stems equal, or one of at least MIN_PREFIX letters begins the other. Cached: the
+    passages a walk starts from share most of their words."""
     stem = _stem(word)
     if stem is None:
         return False

@@ -33,8 +33,10 @@ async def open_pool(url: str, size: int, timeout: float) -> Pool:
 
 @asynccontextmanager
 async def autocommitted(pool: Pool) -> AsyncIterator[Conn]:
-    """A connection whose statements commit as they run: a request's single statement (its
-    authentication and rate count) then costs no COMMIT round trip."""
+    """A connection whose statements commit as they run, for single statements and reads: a
+    request's authentication and rate count, or a search's reads, then cost no BEGIN and
+    COMMIT round trips (a search acquires a connection about a dozen times). Statements
+    that must apply together still open `conn.transaction()`."""
     async with pool.connection() as conn:
         await conn.set_autocommit(True)
         try:

@@ -21,17 +21,17 @@ from dataclasses import dataclass
 
 from retrieval.bounds import scan_per_node
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank
-from store.knowledge import mention_weight
+from store.knowledge import MENTION_WEIGHT_SQL
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
 _ENTITY_TO_CHUNKS = (
-    "SELECT s.id::text, m.chunk_id::text, m.spans FROM unnest(%s::uuid[]) AS s(id)"
+    f"SELECT s.id::text, m.chunk_id::text, {MENTION_WEIGHT_SQL} FROM unnest(%s::uuid[]) AS s(id)"
     " CROSS JOIN LATERAL (SELECT chunk_id, spans FROM mentions"
     " WHERE entity_id = s.id AND tenant_id = %s{visible} LIMIT %s) m"
 )
 _CHUNK_TO_ENTITIES = (
-    "SELECT s.id::text, m.entity_id::text, m.spans FROM unnest(%s::uuid[]) AS s(id)"
+    f"SELECT s.id::text, m.entity_id::text, {MENTION_WEIGHT_SQL} FROM unnest(%s::uuid[]) AS s(id)"
     " CROSS JOIN LATERAL (SELECT entity_id, spans FROM mentions"
     " WHERE chunk_id = s.id AND tenant_id = %s{visible} LIMIT %s) m"
 )
@@ -111,8 +111,8 @@ async def _expand(
     sql = query.format(visible=_VISIBLE.format(seen=seen) if seen else "")
     cursor = await conn.execute(sql, (ids, tenant.id, *scopes, scan))
     by_source: dict[str, list[tuple[str, int]]] = {}
-    for source, target, spans in await cursor.fetchall():
-        by_source.setdefault(source, []).append((target, mention_weight(spans)))
+    for source, target, weight in await cursor.fetchall():
+        by_source.setdefault(source, []).append((target, weight))
     reached: list[str] = []
     for source, targets in by_source.items():
         sub.truncated |= len(targets) > bounds.fanout or len(targets) == scan

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from store import fact_vectors
 from store.fact_vectors import FactMatch, FactQuery
-from store.pool import Pool
+from store.pool import Pool, autocommitted
 from store.tenants import Tenant
 
 FACTS = 5  # nearest facts read per query
@@ -38,7 +38,7 @@ async def fact_entities(
     pool: Pool, tenant: Tenant, query: FactQuery
 ) -> tuple[tuple[str, float], ...]:
     """The entities of the collection's facts nearest the query vector, with their weight."""
-    async with pool.connection() as conn:
+    async with autocommitted(pool) as conn:
         found = await fact_vectors.nearest(conn, tenant, query)
     return weigh(found)
 

@@ -24,7 +24,7 @@ from graph.temporal import NOW, TimeFilter
 from retrieval.ppr import Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import CuedPassage
 from store import mentions
-from store.pool import Pool
+from store.pool import Pool, autocommitted
 from store.subgraph import Bounds, entity_chunk_subgraph
 from store.tenants import Tenant
 
@@ -69,7 +69,7 @@ class GraphDiscovery:
         """Chunks best first, each with the trail the walk took to it, and whether a bound
         cut the subgraph short."""
         start = query.start
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             sub = await entity_chunk_subgraph(conn, tenant, start, query.hops, BOUNDS)
         if query.cues:
             await self._weigh_by_cues(tenant, sub, start, query.cues)
@@ -123,7 +123,7 @@ class GraphDiscovery:
         seeds = set(start.entities)
         first_hop = [c for c in sub.chunks if sub.parent.get(c) in seeds]
         first_hop += [c for c in start.start_chunks if c in sub.chunks]
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             contexts = await mentions.in_chunks(conn, tenant.id, first_hop)
         passages = {chunk: CuedPassage(c.text, cues) for chunk, c in contexts.items()}
         for (entity, chunk), weight in list(sub.edges.items()):

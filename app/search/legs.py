@@ -26,7 +26,7 @@ from retrieval.request import Leg, SearchRequest
 from retrieval.section_refs import section_labels
 from store import search, vocabulary
 from store.fact_vectors import FactQuery
-from store.pool import Pool
+from store.pool import Pool, autocommitted
 from store.scope import Scope
 from store.tenants import Tenant
 
@@ -102,7 +102,7 @@ class SearchLegs:
         return await self.graph(context)
 
     async def dense(self, scope: Scope, vector: NDArray[np.float32], limit: int) -> LegResult:
-        async with self._pool.connection() as conn, conn.transaction():
+        async with autocommitted(self._pool) as conn, conn.transaction():
             if await search.is_small(conn, scope):
                 found = await search.dense_exact(conn, scope, vector, limit)
             else:
@@ -115,7 +115,7 @@ class SearchLegs:
 
     async def keyword(self, context: LegContext) -> LegResult:
         scope = context.scope
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             rules = await vocabulary.list_rules(conn, scope.tenant_id, scope.collection_id)
             terms = query_terms(context.request.query, rules)
             found = await self._keyword_index.search(conn, scope, terms, context.limit)
@@ -127,13 +127,13 @@ class SearchLegs:
         labels = section_labels(context.request.query)
         if not labels:
             return LegResult()
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             chunks = await search.section_chunks(conn, context.scope, labels, context.limit)
         return LegResult(chunks, {c: 1.0 / (i + 1) for i, c in enumerate(chunks)})
 
     async def graph(self, context: LegContext) -> LegResult:
         scope, query = context.scope, context.request.query
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             seeds = await self._linker.link(conn, scope.tenant_id, scope.collection_id, query)
             titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
         start = await self._start(context, seeds, titled)
@@ -183,7 +183,7 @@ class SearchLegs:
         """Graph hits narrowed to the search's filters (the graph knows no metadata)."""
         if not scope.narrowed:
             return chunks
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             allowed = await search.chunks_in_scope(conn, scope, chunks)
         return [c for c in chunks if c in allowed]
 

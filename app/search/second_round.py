@@ -25,7 +25,7 @@ from retrieval.relation_cues import CuedPassage, cue_terms
 from retrieval.request import Leg
 from store import mentions
 from store.mentions import ChunkMentions
-from store.pool import Pool
+from store.pool import Pool, autocommitted
 
 BRIDGE_PASSAGES = 2  # the first round's best passages read for bridges
 BRIDGES = 2  # keyword searches the round runs
@@ -38,7 +38,7 @@ async def second_round(
     graph = first.get(Leg.GRAPH)
     seeds = graph.seeds if graph is not None else {}
     top = [c.chunk_id for c in ranking.fuse(first, context.request.top_k)[:BRIDGE_PASSAGES]]
-    async with pool.connection() as conn:
+    async with autocommitted(pool) as conn:
         passages = await mentions.in_chunks(conn, context.tenant.id, [str(c) for c in top])
     cues = cue_terms(context.request.query, seeds.values())
     ordered = [passages[str(c)] for c in top if str(c) in passages]

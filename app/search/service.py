@@ -41,7 +41,7 @@ from retrieval.request import Leg, Mode, ResultType, SearchRequest
 from store import search as rows
 from store import search_logs
 from store.collections import Collection
-from store.pool import Pool
+from store.pool import Pool, autocommitted
 from store.search import HitPassage
 from store.search_logs import SearchLog
 from store.tenants import Tenant
@@ -132,7 +132,7 @@ class Search:
         collected.candidates = await self._ranked(context, results, vector, second, collected)
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             collected.graph_pending = await rows.graph_pending(conn, scope)
         return collected
 
@@ -241,7 +241,7 @@ class Search:
         if vector is None:
             return candidates
         head = [c.chunk_id for c in ranking.head(candidates)]
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
             coverage = await query_coverage(conn, context.scope, request.query, head)
@@ -253,7 +253,7 @@ class Search:
         """The reranker orders the head; if it fails, fusion's order stands."""
         assert self._reranker is not None
         head = ranking.head(candidates)
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             texts = await rows.hit_passages(conn, tenant.id, [c.chunk_id for c in head])
         documents = [texts[c.chunk_id].content if c.chunk_id in texts else "" for c in head]
         try:
@@ -280,7 +280,7 @@ class Search:
         self, tenant: Tenant, request: SearchRequest, merged: list[Candidate], terms: set[str]
     ) -> list[SearchHit]:
         wanted = _returned(request, merged)
-        async with self._pool.connection() as conn:
+        async with autocommitted(self._pool) as conn:
             details = await rows.hit_passages(conn, tenant.id, [c.chunk_id for c in wanted])
         hits = [_hit(c, details[c.chunk_id], terms) for c in wanted if c.chunk_id in details]
         if request.result_type is ResultType.FILE:
@@ -306,7 +306,7 @@ class Search:
             datetime.now(UTC),
         )
         try:
-            async with self._pool.connection() as conn:
+            async with autocommitted(self._pool) as conn:
                 await search_logs.record(conn, tenant.id, [t.id for t in targets], entry)
         except Exception:
             log.warning("search log write failed", exc_info=True)
