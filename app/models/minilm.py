@@ -8,11 +8,14 @@ sizes dense windows to fit.
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager, nullcontext
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 from safetensors.numpy import load_file
+from threadpoolctl import ThreadpoolController
 from tokenizers import Tokenizer
 
 from app.models._bert import Bert, load_bert
@@ -72,9 +75,10 @@ class MiniLM:
         ]
         out = np.empty((len(texts), DIMENSION), dtype=np.float32)
         order = np.argsort([len(ids) for ids in ids_list], kind="stable")  # less padding
-        for start in range(0, len(texts), self._batch_size):
-            rows = order[start : start + self._batch_size]
-            out[rows] = self._embed_batch([ids_list[i] for i in rows])
+        with _blas_threads(len(texts)):
+            for start in range(0, len(texts), self._batch_size):
+                rows = order[start : start + self._batch_size]
+                out[rows] = self._embed_batch([ids_list[i] for i in rows])
         return out
 
     def _embed_batch(self, ids_list: list[list[int]]) -> NDArray[np.float32]:
@@ -89,3 +93,17 @@ class MiniLM:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         result: NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
         return result
+
+
+def _blas_threads(texts: int) -> AbstractContextManager[object]:
+    """One BLAS thread for a lone text (a search's query). Its matrices are small, and a
+    search parses the query and reads the databases beside it: a second BLAS thread, spinning
+    on the other core, slowed those more than it sped the embedding (bench/RESULTS.md).
+    Batches keep every thread. The limit is process-wide while it lasts, a few milliseconds."""
+    return _blas().limit(limits=1, user_api="blas") if texts == 1 else nullcontext()
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """Built once: it inspects the native libraries loaded, numpy's BLAS among them."""
+    return ThreadpoolController()
