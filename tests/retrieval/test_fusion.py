@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -43,3 +44,39 @@ def test_mmr_adds_a_bonus_that_depends_on_the_picks() -> None:
 
     assert mmr(["a", "a2", "b"], relevance, lambda x, y: 0.0, 3) == ["a", "a2", "b"]
     assert mmr(["a", "a2", "b"], relevance, lambda x, y: 0.0, 3, bonus=bonus) == ["a", "b", "a2"]
+
+
+def test_mmr_picks_as_the_definition_does() -> None:
+    """Each pick maximises trade-off x relevance - (1 - trade-off) x its likeness to the
+    nearest pick so far: keeping each candidate's nearest pick gives the same order as
+    comparing it with every pick at every step."""
+    rng = random.Random(7)
+    for _ in range(50):
+        keys = [f"c{i}" for i in range(rng.randint(1, 15))]
+        relevance = {k: rng.random() for k in keys}
+        likeness = {frozenset((a, b)): rng.random() for a in keys for b in keys if a != b}
+        similarity = _lookup(likeness)
+        assert mmr(keys, relevance, similarity, 10) == _mmr_by_definition(
+            keys, relevance, similarity, 10
+        )
+
+
+def _lookup(likeness: dict[frozenset[str], float]) -> Callable[[str, str], float]:
+    return lambda x, y: likeness[frozenset((x, y))]
+
+
+def _mmr_by_definition(
+    keys: list[str], relevance: dict[str, float], similarity: Callable[[str, str], float], k: int
+) -> list[str]:
+    picked: list[str] = []
+    left = list(keys)
+    while left and len(picked) < k:
+        best = max(
+            left,
+            key=lambda c: (
+                0.7 * relevance[c] - 0.3 * max((similarity(c, p) for p in picked), default=0)
+            ),
+        )
+        picked.append(best)
+        left.remove(best)
+    return picked
