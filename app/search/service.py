@@ -168,17 +168,14 @@ class Search:
         Neo4j builds the paths of every candidate the re-scoring may return while Postgres
         and the blend re-score the head, rather than after it."""
         fused = ranking.fuse(results, context.request.top_k, second)
-        keep_order = ranking.keeps_fused_order(results, second)
         found, candidates = await asyncio.gather(
             self._paths(context.tenant, context.request, fused, collected.timings),
-            self._reordered(context, fused, vector, keep_order),
+            self._reordered(context, fused, vector, ranking.keeps_fused_order(results, second)),
         )
         if found is None:  # Neo4j failed: the graph leg's hits go, as on any of its errors
             collected.missing.add(Leg.GRAPH)
             del results[Leg.GRAPH]
-            fused = ranking.fuse(results, context.request.top_k, second)
-            keep_order = ranking.keeps_fused_order(results, second)
-            return await self._reordered(context, fused, vector, keep_order)
+            return await self._ranked(context, results, vector, second, collected)
         for candidate in _returned(context.request, candidates):
             candidate.path = found.get(str(candidate.chunk_id))
         return candidates
