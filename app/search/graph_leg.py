@@ -30,6 +30,9 @@ from store.tenants import Tenant
 
 BOUNDS = Bounds(fanout=50, max_edges=20_000, beam=200)
 CUE_GAIN = 4.0
+# A hub seed is mentioned by hundreds of passages; its cues are read in the ones most
+# strongly tied to it. On both shared sets, 20 kept recall identical and halved the p95.
+CUED_PER_SEED = 20
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,7 @@ class GraphDiscovery:
         """In the chunks that mention a seed, and the chunks the walk starts from, mentions
         near the query's relation words weigh more."""
         seeds = set(start.entities)
-        first_hop = [c for c in sub.chunks if sub.parent.get(c) in seeds]
+        first_hop = _strongest_per_seed(sub, seeds, CUED_PER_SEED)
         first_hop += [c for c in start.start_chunks if c in sub.chunks]
         async with autocommitted(self._pool) as conn:
             contexts = await mentions.in_chunks(conn, tenant.id, first_hop)
@@ -131,6 +134,20 @@ class GraphDiscovery:
                 continue
             strength = passages[chunk].strength(contexts[chunk].spans.get(entity, []))
             sub.edges[(entity, chunk)] = weight * (1 + CUE_GAIN * strength)
+
+
+def _strongest_per_seed(sub: Subgraph, seeds: set[str], limit: int) -> list[str]:
+    """The chunks each seed reached first, at most `limit` per seed, most strongly tied
+    first (ties by id, so the choice does not follow a set's order)."""
+    by_seed: dict[str, list[str]] = {}
+    for chunk in sub.chunks:
+        if sub.parent.get(chunk) in seeds:
+            by_seed.setdefault(sub.parent[chunk], []).append(chunk)
+    strongest: list[str] = []
+    for seed, chunks in by_seed.items():
+        chunks.sort(key=lambda c: (-sub.edges.get((seed, c), 0.0), c))
+        strongest += chunks[:limit]
+    return strongest
 
 
 def _links(path: list[str]) -> dict[tuple[str, str], str]:
