@@ -389,16 +389,24 @@ def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
     same = _same(text) or _both(text, answer_type) or _shared(text, answer_type)
     if same is not None:
         return same
-    prefer = next((p for pattern, p in _PREFER if pattern.search(text)), None)
     sides = _sides(text)
     if sides is None:
         return None
+    prefer = _preference(text, sides)
     if prefer is None:
         return Comparison(sides, Prefer.HOLDS, AnswerType.ANY)
     if _LIFESPAN.search(text):
         return Comparison(sides, prefer, AnswerType.NUMBER, lifespan=True)
     by_time = prefer in (Prefer.EARLIER, Prefer.LATER) and answer_type is not AnswerType.NUMBER
     return Comparison(sides, prefer, AnswerType.DATE if by_time else AnswerType.NUMBER)
+
+
+def _preference(text: str, sides: tuple[str, str]) -> Prefer | None:
+    """Which value wins, read outside the sides: a title's own words ("The First Day of
+    Freedom", "Before the Bat's Flight Is Done") say nothing of what is compared."""
+    for side in sides:
+        text = text.replace(side, " ")
+    return next((p for pattern, p in _PREFER if pattern.search(text)), None)
 
 
 def _both(text: str, answer_type: AnswerType) -> Comparison | None:

@@ -83,6 +83,20 @@ def test_a_relative_clause_opening_word_is_no_question_word() -> None:
     assert read_question(founded, relative).answer_type is AnswerType.DATE
 
 
+def test_a_title_s_own_words_do_not_set_the_direction() -> None:
+    """"First" and "Before" belong to the titles here; what is compared is "later"/"younger"."""
+    later = read_question(
+        "Which film has the director who was born later, The First Day Of Freedom or Malabimba?"
+    ).comparison
+    assert later is not None and later.prefer is Prefer.LATER
+    younger = read_question(
+        "Which film whose director is younger, Before The Bat's Flight Is Done or Agar Tum Na Hote?"
+    ).comparison
+    assert younger is not None and younger.prefer is Prefer.LATER
+    first = read_question("Which film came out first, The Last Stand or After Hours?").comparison
+    assert first is not None and first.prefer is Prefer.EARLIER
+
+
 def test_sides_without_a_comma_are_the_capitalised_names_around_or() -> None:
     question = read_question("who is younger Keith Bostic or Jerry Glanville ?")
     assert question.comparison is not None
