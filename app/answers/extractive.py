@@ -360,12 +360,17 @@ class _Composition:
                 self._gap(labels.side_gap(self.context.language, side))
         present = [p for p in found if p is not None]
         if len(present) == 2 and comparison.prefer is Prefer.SAME:
-            texts = [p[1].text for p in present if p[1] is not None]
-            same = same_kind(texts[0], texts[1], comparison.value)
+            same = self._same(present, comparison.value)
             self.draft_.short_answer = labels.label(self.context.language, "yes" if same else "no")
         elif len(present) == 2:
             self.draft_.short_answer = winner(comparison, found)
         return [(link[0], None) for link in links if link and link[0]] + present
+
+    def _same(self, present: list[tuple[Evidence, Value | None]], kind: AnswerType) -> bool:
+        """Whether the two sides' values agree, each read beside its sentence's others."""
+        texts = [value.text if value else "" for _, value in present]
+        around = [[v.text for v in values(e, self.question, kind)] for e, _ in present]
+        return same_kind(texts[0], texts[1], kind, (around[0], around[1]))
 
     def _value_of(
         self, link: tuple[Evidence | None, str], comparison: Comparison

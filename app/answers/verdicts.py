@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from app.answers.countries import countries_in
 from app.answers.evidence import Evidence, Value, count_of
 from app.answers.question import AnswerType, Comparison, Prefer, Question
 from ingest.analyzer import analyze
@@ -54,13 +55,24 @@ def _count(value: str, question: Question) -> str:
     return value if not named and _MEASURE.search(question.text) else value[: word.start()]
 
 
-def same_kind(a: str, b: str, value: AnswerType) -> bool:
-    """Whether two values agree. A country is the last part of a place ("Hamar, Norway"),
-    and a hyphenated nationality ("Czech-American") is each of its parts."""
+def same_kind(
+    a: str, b: str, value: AnswerType, around: tuple[list[str], list[str]] = ([], [])
+) -> bool:
+    """Whether two values agree. Countries agree when the values name one in common
+    (app/answers/countries: "American" and "the U.S.", "Cuban American" and "American");
+    a value that names none stands for those its sentence's other values (`around`) name:
+    "Alcamari" is a mountain in "the Bolivian Andes". Failing names, a country is the last
+    part of a place ("Hamar, Norway"), and a hyphenated nationality each of its parts."""
     if value is not AnswerType.NATIONALITY:
         return _alike(a, b)
-    ours, theirs = _country_parts(a), _country_parts(b)
-    return any(_alike(x, y, COUNTRY_PREFIX) for x in ours for y in theirs)
+    ours, theirs = _countries(a, around[0]), _countries(b, around[1])
+    if ours and theirs:
+        return bool(ours & theirs)
+    return any(_alike(x, y, COUNTRY_PREFIX) for x in _country_parts(a) for y in _country_parts(b))
+
+
+def _countries(value: str, around: list[str]) -> frozenset[str]:
+    return countries_in(value) or frozenset().union(*map(countries_in, around))
 
 
 def _country_parts(text: str) -> list[str]:

@@ -50,10 +50,21 @@ def test_a_count_is_the_number_with_its_magnitude_or_an_unnamed_unit(
         ("Czech- American", "American", True),  # each part of a hyphenated nationality
         ("Swiss", "French", False),
         ("Rome, Italy", "Milan, Italy", True),
+        ("American", "the U.S.", True),  # a demonym and an abbreviation of one country
+        ("Cuban American", "American", True),  # two nationalities, one of them shared
+        ("British", "Irish", False),
     ],
 )
 def test_two_countries_written_differently(a: str, b: str, same: bool) -> None:
     assert same_kind(a, b, AnswerType.NATIONALITY) is same
+
+
+def test_a_value_naming_no_country_stands_for_its_sentence_s_countries() -> None:
+    """ "Alcamari (…) is a mountain in the Bolivian Andes": the value read is the mountain's
+    other spelling; the sentence's other values say where it is."""
+    around = (["Alcamari", "the Bolivian Andes"], ["the Bolivian Andes"])
+    assert same_kind("Alcamari", "the Bolivian Andes", AnswerType.NATIONALITY, around)
+    assert not same_kind("Alcamari", "Peru", AnswerType.NATIONALITY, (around[0], ["Peru"]))
 
 
 def test_two_places_are_compared_whole() -> None:

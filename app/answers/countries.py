@@ -1,0 +1,29 @@
+"""Countries by any of their names: "the U.S.", "American" and "United States" are one
+country; "Cuban American" names two. The names are countryinfo's (each country's name,
+alternative spellings and demonym); one name may stand for more than one country."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from countryinfo import CountryInfo
+
+
+def countries_in(text: str) -> frozenset[str]:
+    """The countries a text names, each name whole and in its own case ("US", not "us");
+    dots are dropped first, so "U.S." is "US"."""
+    pattern, names = _names()
+    return frozenset(c for m in pattern.finditer(text.replace(".", "")) for c in names[m.group()])
+
+
+@lru_cache(maxsize=1)
+def _names() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
+    names: dict[str, set[str]] = {}
+    for key, info in CountryInfo.all().items():
+        for name in (info.get("name"), info.get("demonym"), *(info.get("altSpellings") or [])):
+            if isinstance(name, str) and len(name) >= 2:
+                names.setdefault(name.replace(".", ""), set()).add(key)
+    longest_first = sorted(names, key=len, reverse=True)  # "Papua New Guinea" before "Guinea"
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, longest_first)) + r")(?!\w)")
+    return pattern, {name: frozenset(keys) for name, keys in names.items()}
