@@ -54,7 +54,14 @@ from app.answers.related import (
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import Common, common_class, common_value
 from app.answers.subjects import defines_as
-from app.answers.verdicts import as_asked, days_between, parsed, same_kind, winner
+from app.answers.verdicts import (
+    as_asked,
+    days_between,
+    parsed,
+    same_kind,
+    winner,
+    within_brackets,
+)
 from app.models.embedders import Embedders
 from app.search.linking import EntityLinker
 from ingest.analyzer import analyze
@@ -386,10 +393,12 @@ class _Composition:
         return self._first_value(own, comparison.value)
 
     def _lifespan(self, side: str) -> tuple[Evidence, Value | None] | None:
-        """The days a side lived: between the first two dates of a sentence about it that
-        holds both ends of a life ("(4 May 1920 – 2 June 1990)")."""
+        """The days a side lived: between the earliest and latest dates of a sentence about
+        it that holds both ends of a life ("(4 May 1920 – 2 June 1990)"), those in its first
+        brackets when they hold two: "(30 August 1650 – 11 June 1724) … beatified in 1765"."""
         for evidence in self._about_side(side):
-            days = days_between([v.text for v in values(evidence, self.question, AnswerType.DATE)])
+            found = values(evidence, self.question, AnswerType.DATE)
+            days = days_between([v.text for v in within_brackets(evidence.text, found)])
             if days is not None:
                 return evidence, Value(str(days), 0, 0)  # a count, not in the text
         return None

@@ -36,6 +36,16 @@ def days_between(texts: list[str]) -> int | None:
     return (days[-1] - days[0]).days if len(days) >= 2 else None
 
 
+def within_brackets(text: str, found: list[Value]) -> list[Value]:
+    """The values inside the text's first brackets, when they hold two or more; else all."""
+    opened = text.find("(")
+    closed = text.find(")", opened)
+    if opened < 0 or closed < 0:
+        return found
+    inside = [v for v in found if opened < v.start and v.end <= closed]
+    return inside if len(inside) >= 2 else found
+
+
 def as_asked(value: str, question: Question) -> str:
     """A date's year alone, when the question asks for a year; a count without the word
     read after it ("44 victories", "8,515 at"), which the question names or which is no

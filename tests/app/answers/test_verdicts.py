@@ -7,7 +7,7 @@ import pytest
 
 from app.answers.evidence import Value
 from app.answers.question import AnswerType, read_question
-from app.answers.verdicts import as_asked, days_between, parsed, same_kind
+from app.answers.verdicts import as_asked, days_between, parsed, same_kind, within_brackets
 
 
 @pytest.mark.parametrize(
@@ -76,6 +76,20 @@ def test_the_days_between_the_two_ends_of_a_life() -> None:
     assert days_between(["4 May 1920", "2 June 1990"]) == 25596
     assert days_between(["1890", "1961"]) == 25932  # a year alone counts from its first day
     assert days_between(["4 May 1920"]) is None
+
+
+def test_a_life_s_ends_are_the_dates_in_its_brackets() -> None:
+    """ "(30 August 1650 – 11 June 1724) … beatified in 1765": the beatification is no end
+    of the life; without two dates in brackets, every date counts."""
+    text = "Ludovico Sabbatini (30 August 1650 – 11 June 1724) was beatified in 1765."
+    found = [
+        Value(d, text.find(d), text.find(d) + len(d))
+        for d in ("30 August 1650", "11 June 1724", "1765")
+    ]
+    assert [v.text for v in within_brackets(text, found)] == ["30 August 1650", "11 June 1724"]
+    alone = "He was born in 1650 and died in 1724."
+    dates = [Value(d, alone.find(d), alone.find(d) + 4) for d in ("1650", "1724")]
+    assert within_brackets(alone, dates) == dates
 
 
 def test_a_number_word_is_its_number() -> None:
