@@ -22,9 +22,14 @@ _PUNCTUATED = re.compile(r"[.!?。！？:;,]\s*$")
 _ABBREVIATION = re.compile(
     r"(?:^|[\s(\"'])(?:[A-Z]|St|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Rev|Mt|Ft|vs|Jr|Sr)\.$"
 )
-# Abbreviations before a number: born, died, circa, flourished, reigned, page, number,
-# volume ("b. 1901", "d. 1993", "c. 1850", "fl. 1920s").
-_CARRIES_ON = re.compile(r"(?:^|[\s(\"'])(?:b|d|c|ca|fl|r|p|pp|no|vol)\.\s+\d")
+# Abbreviations before a number or a date: born, died, circa, flourished, reigned, page,
+# number, volume ("b. 1901", "d. 1993", "c. 1850", "fl. 1920s", "d. March 28, 2003").
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b"
+)
+_BEFORE_A_NUMBER = re.compile(r"(?:^|[\s(\"'])(?:b|d|c|ca|fl|r|p|pp|no|vol)\.$")
+_A_NUMBER = re.compile(rf"\d|{_MONTH}")
 
 
 @dataclass(frozen=True)
@@ -83,7 +88,9 @@ def _continues(text: str, start: int, period: int, after: int) -> bool:
     """Whether the punctuation at `period` is inside a sentence rather than its end."""
     if _ABBREVIATION.search(text, max(start, period - 6), period):
         return True
-    return _CARRIES_ON.search(text[max(start, period - 5) : after + 1]) is not None
+    if _BEFORE_A_NUMBER.search(text[max(start, period - 5) : period]) is None:
+        return False
+    return _A_NUMBER.match(text, after) is not None
 
 
 def _trimmed(text: str, start: int, end: int) -> list[Sentence]:

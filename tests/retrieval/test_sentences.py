@@ -57,6 +57,16 @@ def test_initials_and_titles_do_not_end_a_sentence() -> None:
     ]
 
 
+def test_died_before_a_month_carries_the_sentence_on() -> None:
+    """ "d. March 28, 2003" closes a life's brackets; "d." before a surname does not."""
+    text = "Lu Elsbett (born 1913 – d. March 28, 2003) was an inventor. Ann d. Mayfield went."
+    assert [s.text for s in sentences(text)] == [
+        "Lu Elsbett (born 1913 – d. March 28, 2003) was an inventor.",
+        "Ann d.",
+        "Mayfield went.",
+    ]
+
+
 def test_lower_case_abbreviations_do_not_end_a_sentence() -> None:
     text = "Ann Vale (b. 1901 – d. 1993) was a painter, fl. 1920s. So it is. 1994 came."
     assert [s.text for s in sentences(text)] == [
