@@ -49,6 +49,14 @@ _GENDER = {"father": "he", "husband": "he", "son": "he", "brother": "he"} | {
     "daughter": "she",
     "sister": "she",
 }
+# Words that name a man or a woman just before their name.
+_TITLES = dict.fromkeys(
+    "king prince duke archduke emperor lord sir count earl baron mr husband".split(), "he"
+) | dict.fromkeys(
+    "queen princess duchess archduchess empress lady dame countess baroness mrs ms wife".split(),
+    "she",
+)
+_WORD_BEFORE = re.compile(r"(\w+)[,.]?\s+$")
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
 MIN_NAME = 4  # letters of the shortest document name looked for in a question
 
@@ -104,11 +112,11 @@ def related_person(
         return name in asked or name == own
 
     candidates: list[Callable[[Evidence], list[Value]]] = [
-        lambda e: [v for v in _paged(e, pages, skip) if _fits(v, role, pages)],
+        lambda e: [v for v in _paged(e, pages, skip) if _fits(v, role, pages, e)],
         lambda e: [
             v
             for v in values(e, question, AnswerType.PERSON)
-            if not skip(v.text.casefold()) and _fits(v, role, pages)
+            if not skip(v.text.casefold()) and _fits(v, role, pages, e)
         ],
     ]
     for named in candidates:
@@ -168,11 +176,20 @@ def _paged(evidence: Evidence, pages: Pages, skip: Callable[[str], bool]) -> lis
     return [Value(evidence.text[i : i + len(n)], i, i + len(n)) for i, n in kept]
 
 
-def _fits(person: Value, role: str, pages: Pages) -> bool:
-    """Not a man for a mother, nor a woman for a father, by their own passage's pronouns."""
+def _fits(person: Value, role: str, pages: Pages, evidence: Evidence) -> bool:
+    """Not a man for a mother, nor a woman for a father: by their own passage's pronouns,
+    or, without a passage, by the word the sentence names them after ("King Stanisław",
+    "his wife, Milena")."""
     wanted = _GENDER.get(role)
-    found = pages.pronoun(person.text)
+    found = pages.pronoun(person.text) or _titled(evidence.text, person.start)
     return wanted is None or found is None or found == wanted
+
+
+def _titled(text: str, start: int) -> str | None:
+    """ "he" or "she" by the word just before a name; not a word before "of", which is
+    about someone else ("the daughter of King X")."""
+    before = _WORD_BEFORE.search(text, 0, start)
+    return _TITLES.get(before.group(1).casefold()) if before else None
 
 
 def _closeness(evidence: Evidence, person: Value, cues: frozenset[str]) -> tuple[float, bool]:

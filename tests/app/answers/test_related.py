@@ -75,6 +75,19 @@ def test_a_mother_is_told_from_a_father_by_her_own_passage() -> None:
     assert links is not None and [link.person.text for link in links] == ["Eva Lund"]
 
 
+def test_without_a_passage_a_title_tells_a_man_from_a_woman() -> None:
+    """ "the daughter of King Per Lund and Queen Eva Holm": neither has a passage; the
+    nearer name is a king, so the mother is the queen."""
+    pool = passages(
+        {"Ida Lund": "Ida Lund was a princess, the daughter of King Per Lund and Queen Eva Holm."},
+        ("Ida Lund", "Per Lund", "Eva Holm"),
+    )
+    mother = related_person(
+        pool, "mother", read_question("Who is the mother of Ida Lund?"), Pages.of(pool)
+    )
+    assert mother is not None and mother.person.text == "Eva Holm"
+
+
 def test_a_chain_breaks_where_a_person_has_no_passage() -> None:
     pool = passages({"Red Lantern": FILM}, ("Ivo Marsh",))
     question = read_question("Where was the father of the director of film Red Lantern born?")
