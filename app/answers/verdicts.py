@@ -18,6 +18,7 @@ COUNTRY_PREFIX = 4  # letters a country and its people share: "Norway" and "Norw
 _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו שנה|何年", re.I)
 _WORD_AFTER = re.compile(r"\s+[^\W\d]+$")  # "44 victories"; not "25日"
 _MEASURE = re.compile(r"\bhow\s+(?:long|far|tall|high|big|large|heavy|old|much|wide|deep)\b", re.I)
+_POSSESSIVE = re.compile(r"['’]s$")
 _MAGNITUDE = re.compile(r"\s(?:hundred|thousand|million|billion|trillion|percent)$", re.I)
 
 
@@ -50,9 +51,11 @@ def as_asked(value: str, question: Question) -> str:
     """A date's year alone, when the question asks for a year; a count without the word
     read after it ("44 victories", "8,515 at"), which the question names or which is no
     unit at all, but with its magnitude ("250 million") or the unit of a measure the
-    question does not name ("8 km" for "how long")."""
+    question does not name ("8 km" for "how long"); a name without the possessive it was
+    read with ("Nelson Rockefeller's")."""
     if question.answer_type is AnswerType.NUMBER:
         return _count(value, question)
+    value = _POSSESSIVE.sub("", value)
     found = parse_date(value) if _ASKS_YEAR.search(question.text) else None
     return found.iso.split("-")[0] if found is not None else value
 

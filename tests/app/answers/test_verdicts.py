@@ -42,6 +42,13 @@ def test_a_count_is_the_number_with_its_magnitude_or_an_unnamed_unit(
     assert as_asked(value, read_question(query)) == expected
 
 
+def test_a_name_is_given_without_its_possessive() -> None:
+    asked = read_question("Under which governor did Alfred Balk serve?")
+    assert as_asked("Nelson Rockefeller's", asked) == "Nelson Rockefeller"
+    assert as_asked("Katy Perry’s", asked) == "Katy Perry"
+    assert as_asked("Dennis Rodgers", asked) == "Dennis Rodgers"
+
+
 @pytest.mark.parametrize(
     ("a", "b", "same"),
     [
