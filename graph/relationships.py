@@ -131,15 +131,19 @@ async def with_cooccurrence_evidence(
     ]
     if not items:
         return edges
-    found = {
-        (r["a"], r["b"], r["document"]): r
-        for r in await graph.read(_CLOSEST_CHUNK, items=items, tenant=tenant_id)
-    }
+    rows = await graph.read(_CLOSEST_CHUNK, items=items, tenant=tenant_id)
+    return _located_in(edges, rows)
+
+
+def _located_in(edges: list[Edge], rows: list[dict[str, Any]]) -> list[Edge]:
+    """Each co-occurrence edge's evidence located in the chunk its row gives for the pair
+    and document (rows: a, b, document, chunk, a_spans, b_spans; a pair either way round,
+    since the closest stretch is the same)."""
+    found = {(frozenset((r["a"], r["b"])), r["document"]): r for r in rows if r["chunk"]}
     for edge in edges:
         if edge.kind == "CO_OCCURRENCE":
             edge.evidence = [
-                _located(ev, found.get((edge.source, edge.target, ev.document_id)))
-                for ev in edge.evidence
+                _located(ev, found.get((edge.pair, ev.document_id))) for ev in edge.evidence
             ]
     return edges
 
@@ -169,10 +173,17 @@ _BETWEEN = (
     "UNWIND $pairs AS pair MATCH (a:Entity {id: pair[0], tenant_id: $tenant})"
     " CALL (a, pair) { MATCH (a)-[r:RELATED|CO_OCCURS]-(b:Entity {id: pair[1]}) WHERE "
 )
+# Each co-occurrence's closest chunk is found in the same query (one round trip, not two):
+# the chunks of its document that mention both ends, most mentions first.
 _BETWEEN_END = (
     " RETURN r ORDER BY coalesce(r.weight, 1) DESC LIMIT $per_pair }"
-    " RETURN startNode(r).id AS source, endNode(r).id AS target, type(r) AS type,"
-    " properties(r) AS props"
+    " WITH r, startNode(r) AS s, endNode(r) AS t"
+    " OPTIONAL CALL (r, s, t) { WITH r WHERE r:CO_OCCURS"
+    " MATCH (c:Chunk {document_id: r.document_id, tenant_id: $tenant})"
+    " MATCH (s)-[ma:MENTIONED_IN]->(c)<-[mb:MENTIONED_IN]-(t)"
+    " RETURN c, ma, mb ORDER BY ma.count + mb.count DESC, c.ordinal LIMIT 1 }"
+    " RETURN s.id AS source, t.id AS target, type(r) AS type, properties(r) AS props,"
+    " c.id AS chunk, ma.spans AS a_spans, mb.spans AS b_spans"
 )
 
 
@@ -191,7 +202,12 @@ async def edges_between(
         per_pair=20,
         **time.params(),
     )
+    located = [
+        {"a": r["source"], "b": r["target"], "document": r["props"].get("document_id")} | r
+        for r in records
+        if r["type"] == "CO_OCCURS"
+    ]
     found: dict[frozenset[str], list[Edge]] = {}
-    for edge in await with_cooccurrence_evidence(graph, tenant_id, edges_of(records)):
+    for edge in _located_in(edges_of(records), located):
         found.setdefault(edge.pair, []).append(edge)
     return found
