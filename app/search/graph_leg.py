@@ -19,7 +19,7 @@ from uuid import uuid4
 from graph import entities as lookups
 from graph.driver import GraphStore
 from graph.edges import Edge, Evidence, RelationshipPath, path_of
-from graph.relationships import edges_between, with_cooccurrence_evidence
+from graph.relationships import edges_between
 from graph.temporal import NOW, TimeFilter
 from retrieval.ppr import Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import CuedPassage
@@ -115,8 +115,6 @@ class GraphDiscovery:
         trails = {"c2": ["e1", "c1", "e2", "c2"]}
         for scopes in ((), ("warm-up",)):
             await self.paths(replace(nobody, content_scopes=scopes), trails, NOW)
-        met = Edge("CO_OCCURRENCE", "e1", "e2", 1.0, [Evidence("d1", None, None, None)])
-        await with_cooccurrence_evidence(self._graph, str(nobody.id), [met])
 
     async def _weigh_by_cues(
         self, tenant: Tenant, sub: Subgraph, start: Restart, cues: frozenset[str]
