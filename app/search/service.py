@@ -42,11 +42,14 @@ from store import search as rows
 from store import search_logs
 from store.collections import Collection
 from store.pool import Pool, autocommitted
+from store.scope import Scope
 from store.search import HitPassage
 from store.search_logs import SearchLog
 from store.tenants import Tenant
 
 log = logging.getLogger(__name__)
+
+Passages = dict[UUID, HitPassage]
 
 LEG_TIMEOUT_SECONDS = {Leg.SEMANTIC: 5.0, Leg.KEYWORD: 5.0, Leg.SECTION: 3.0, Leg.GRAPH: 5.0}
 MAX_SPANS_PER_FILE = 3
@@ -59,6 +62,7 @@ class _Collected:
     terms: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     graph_pending: int = 0
+    passages: Passages = field(default_factory=dict)  # those of candidates that may be returned
 
 
 class Search:
@@ -129,12 +133,16 @@ class Search:
         vector = await _vector_or_none(vector_task)
         second = await self._second_round(context, results, collected)
         started = time.perf_counter()
-        collected.candidates = await self._ranked(context, results, vector, second, collected)
+        collected.candidates, collected.graph_pending = await asyncio.gather(
+            self._ranked(context, results, vector, second, collected), self._graph_pending(scope)
+        )
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
-        async with autocommitted(self._pool) as conn:
-            collected.graph_pending = await rows.graph_pending(conn, scope)
         return collected
+
+    async def _graph_pending(self, scope: Scope) -> int:
+        async with autocommitted(self._pool) as conn:
+            return await rows.graph_pending(conn, scope)
 
     async def _second_round(
         self, context: LegContext, results: dict[Leg, LegResult], collected: _Collected
@@ -165,12 +173,14 @@ class Search:
         collected: _Collected,
     ) -> list[Candidate]:
         """The candidates in their final order, those returned with their relationship paths.
-        Neo4j builds the paths of every candidate the re-scoring may return while Postgres
-        and the blend re-score the head, rather than after it."""
+        Neo4j builds the paths of every candidate the re-scoring may return, and Postgres
+        reads their passages, while the blend re-scores the head, rather than after it."""
         fused = ranking.fuse(results, context.request.top_k, second)
-        found, candidates = await asyncio.gather(
-            self._paths(context.tenant, context.request, fused, collected.timings),
+        may_return = _may_return(context.request, fused)
+        found, candidates, collected.passages = await asyncio.gather(
+            self._paths(context.tenant, context.request, may_return, collected.timings),
             self._reordered(context, fused, vector, ranking.keeps_fused_order(results, second)),
+            self._passages(context.tenant.id, may_return),
         )
         if found is None:  # Neo4j failed: the graph leg's hits go, as on any of its errors
             collected.missing.add(Leg.GRAPH)
@@ -184,13 +194,13 @@ class Search:
         self,
         tenant: Tenant,
         request: SearchRequest,
-        fused: list[Candidate],
+        may_return: list[Candidate],
         timings: dict[str, float],
     ) -> dict[str, RelationshipPath] | None:
-        """The relationship paths of the graph hits that may be returned, by chunk; None when
-        Neo4j cannot give them."""
+        """The relationship paths of the graph hits among those that may be returned, by
+        chunk; None when Neo4j cannot give them."""
         started = time.perf_counter()
-        trails = {str(c.chunk_id): c.trail for c in _may_return(request, fused) if c.trail}
+        trails = {str(c.chunk_id): c.trail for c in may_return if c.trail}
         if not trails:
             return {}
         try:
@@ -200,6 +210,10 @@ class Search:
             return None
         timings["paths"] = (time.perf_counter() - started) * 1000
         return found
+
+    async def _passages(self, tenant_id: UUID, candidates: list[Candidate]) -> Passages:
+        async with autocommitted(self._pool) as conn:
+            return await rows.hit_passages(conn, tenant_id, [c.chunk_id for c in candidates])
 
     async def _run_legs(self, context: LegContext) -> tuple[dict[Leg, LegResult], _Collected]:
         active = context.request.active_legs()
@@ -267,18 +281,26 @@ class Search:
         if request.min_score is not None:
             merged = [c for c in merged if c.score >= request.min_score]
         terms = {t for c in collected for t in c.terms}
-        hits = await self._hits(tenant, request, merged, terms)
+        passages = {k: v for c in collected for k, v in c.passages.items()}
+        hits = await self._hits(tenant, request, merged, terms, passages)
         missing = sorted({leg for c in collected for leg in c.missing})
         timings = {k: v for c in collected for k, v in c.timings.items()}
         pending = sum(c.graph_pending for c in collected)
         return SearchOutcome(uuid.uuid4(), hits, bool(missing), missing, timings, pending)
 
     async def _hits(
-        self, tenant: Tenant, request: SearchRequest, merged: list[Candidate], terms: set[str]
+        self,
+        tenant: Tenant,
+        request: SearchRequest,
+        merged: list[Candidate],
+        terms: set[str],
+        read: Passages,
     ) -> list[SearchHit]:
+        """The returned candidates as hits, from the passages read beside the re-scoring
+        (those read alone when missing, which a full read finds gone)."""
         wanted = _returned(request, merged)
-        async with autocommitted(self._pool) as conn:
-            details = await rows.hit_passages(conn, tenant.id, [c.chunk_id for c in wanted])
+        unread = [c for c in wanted if c.chunk_id not in read]
+        details = {**read, **(await self._passages(tenant.id, unread) if unread else {})}
         hits = [_hit(c, details[c.chunk_id], terms) for c in wanted if c.chunk_id in details]
         if request.result_type is ResultType.FILE:
             hits = _by_file(hits)
