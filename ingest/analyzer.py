@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 import Stemmer
 
 from ingest._stopwords import ENGLISH
+from ingest.memo import forget, memo
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_{_CJK}]+)")
@@ -43,7 +43,7 @@ def analyze(text: str) -> list[str]:
 
 def clear_cache() -> None:
     """Forget memoised word terms (benchmarks measure the analyzer from cold)."""
-    _word_term.cache_clear()
+    forget(_word_term)
 
 
 def _normalise(text: str) -> str:
@@ -58,7 +58,7 @@ def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-@lru_cache(maxsize=200_000)
+@memo(200_000)
 def _word_term(word: str) -> str | None:
     if len(word) > _MAX_TOKEN_LENGTH:
         return None

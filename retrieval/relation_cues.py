@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ingest.analyzer import analyze
+from ingest.memo import memo
 
 WINDOW = 6  # words on either side of a mention that can name its relation
 MIN_PREFIX = 4  # a stem this long may match a longer stem it begins
@@ -71,7 +72,7 @@ class CuedPassage:
         return before, (self._break_starts[following] if has_after else self._length)
 
 
-@lru_cache(maxsize=131_072)
+@memo(131_072)
 def _matches(word: str, cues: frozenset[str]) -> bool:
     """Stems equal, or one of at least MIN_PREFIX letters begins the other. Cached: the
     passages a walk starts from share most of their words."""
@@ -84,7 +85,7 @@ def _matches(word: str, cues: frozenset[str]) -> bool:
     return any(stem[:i] in beginning for i in range(MIN_PREFIX, len(stem)))
 
 
-@lru_cache(maxsize=131_072)
+@memo(131_072)
 def _stem(word: str) -> str | None:
     """A word's first term; cached, since passages share their vocabulary."""
     terms = analyze(word)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from app.answers.events import family, with_families
 from app.answers.question import LABELS, AnswerType, Prefer, Question
@@ -22,6 +21,7 @@ from app.answers.results import QuoteSpan, Source
 from ingest.analyzer import analyze
 from ingest.dates import parse_date
 from ingest.extraction import Named
+from ingest.memo import memo
 from retrieval.sentences import Sentence, sentences
 
 MIN_TERMS = 2  # a sentence with fewer content terms is a label, not evidence
@@ -264,12 +264,12 @@ def related_terms(terms: frozenset[str], wanted: frozenset[str]) -> frozenset[st
 
 # Both are pure and asked about the same few words again and again: a question's terms
 # against every word of its evidence (a million comparisons for 120 questions, profiled).
-@lru_cache(maxsize=65_536)
+@memo(65_536)
 def _relates(word: str, wanted: frozenset[str]) -> bool:
     return any(_alike(t, w) for t in analyze(word) for w in wanted)
 
 
-@lru_cache(maxsize=65_536)
+@memo(65_536)
 def _alike(a: str, b: str) -> bool:
     """One stem, one event ("died" and "death"), or one word family by its first five
     letters: direct and director, perform and performer (the stemmer keeps agent nouns

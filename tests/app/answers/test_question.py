@@ -84,7 +84,7 @@ def test_a_relative_clause_opening_word_is_no_question_word() -> None:
 
 
 def test_a_title_s_own_words_do_not_set_the_direction() -> None:
-    """"First" and "Before" belong to the titles here; what is compared is "later"/"younger"."""
+    """ "First" and "Before" belong to the titles here; what is compared is "later"/"younger"."""
     later = read_question(
         "Which film has the director who was born later, The First Day Of Freedom or Malabimba?"
     ).comparison

@@ -1,0 +1,61 @@
+"""The word memo: results kept per word and context, bounded, and invisible to the garbage
+collector."""
+
+from __future__ import annotations
+
+import gc
+
+from ingest.memo import forget, memo
+
+
+def test_a_word_is_computed_once_per_context() -> None:
+    calls: list[str] = []
+
+    @memo(10)
+    def shout(word: str, suffix: str) -> str:
+        calls.append(word)
+        return word.upper() + suffix
+
+    assert [shout("a", "!"), shout("a", "!"), shout("a", "?")] == ["A!", "A!", "A?"]
+    assert calls == ["a", "a"]
+
+
+def test_a_full_memo_starts_again() -> None:
+    calls: list[str] = []
+
+    @memo(2)
+    def same(word: str) -> str:
+        calls.append(word)
+        return word
+
+    for word in ("a", "b", "c", "a"):
+        same(word)
+    assert calls == ["a", "b", "c", "a"]  # "c" emptied the memo, so "a" was computed again
+
+
+def test_forget_empties_it() -> None:
+    calls: list[str] = []
+
+    @memo(10)
+    def same(word: str) -> str:
+        calls.append(word)
+        return word
+
+    same("a")
+    forget(same)
+    same("a")
+    assert calls == ["a", "a"]
+
+
+def test_its_entries_are_not_tracked_by_the_garbage_collector() -> None:
+    @memo(100_000)
+    def related(word: str, wanted: frozenset[str]) -> bool:
+        return word in wanted
+
+    wanted = frozenset({"word1", "word2"})
+    gc.collect()
+    before = len(gc.get_objects())
+    for i in range(20_000):
+        related(f"word{i}", wanted)
+    gc.collect()
+    assert len(gc.get_objects()) - before < 50  # lru_cache would add two per entry
