@@ -13,6 +13,8 @@ stream (the generator `answerStream` serves), topK 8. Reported per dataset:
 - a baseline in the same run: the first sentence of the top search hit, as the answer;
 - a timing baseline in the same run: the same query through `search` alone, timed right
   beside each answer, so the times read as ratios on a noisy machine.
+
+The services warm up first, as a server does before it reports ready (app/search/warmup.py).
 """
 
 from __future__ import annotations
@@ -163,6 +165,7 @@ async def run(dataset: str, limit: int | None, keep: Path | None) -> Figures:
         async with stack_services(stack) as services:
             tenant = await ensure_corpus(services, dataset)
             principal = await services.keys.operator(tenant)
+            await services.warm_up.run(services.search)  # as a server does before it is ready
             for item in questions(dataset, limit):
                 query = item["question"]
                 timed = await answered(services, principal, dataset, query)

@@ -6,10 +6,15 @@ pipeline and the embedding model load on first use, and Neo4j compiles the query
 the relationship paths the first time it sees them. The warm-up loads both models and
 runs each path query once against a tenant that does not exist, so nothing is read.
 Readiness (`/readyz`) waits for it; a failure is logged, and readiness waits no longer.
+
+Then the objects loaded so far are frozen out of the garbage collector's sight: the modules,
+the models and the clients live as long as the server, and every full collection walked
+them, pausing whichever request triggered it for 100–150 ms on two cores (bench/RESULTS.md).
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from typing import Protocol
@@ -36,4 +41,11 @@ class WarmUp:
         except Exception:  # an optimisation only: the server serves cold instead
             log.warning("warm-up failed; the first searches will be slower", exc_info=True)
         finally:
+            _freeze_what_was_loaded()
             self.seconds = time.perf_counter() - started
+
+
+def _freeze_what_was_loaded() -> None:
+    """A collection first, so that no garbage is frozen with what lives on."""
+    gc.collect()
+    gc.freeze()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import logging
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -12,6 +14,13 @@ from app.localdb.stack import Stack, stack_services
 from app.search.warmup import WarmUp
 from schema.asgi import create_app
 from tests.graph_helpers import eventually
+
+
+@pytest.fixture(autouse=True)
+def _unfrozen() -> Iterator[None]:
+    """A warm-up freezes what the process holds; the tests after these collect it again."""
+    yield
+    gc.unfreeze()
 
 
 class _Broken:
@@ -25,6 +34,22 @@ async def test_a_failed_warm_up_ends_and_is_logged(caplog: pytest.LogCaptureFixt
         await warm_up.run(_Broken())
     assert warm_up.done and warm_up.seconds is not None
     assert "warm-up failed" in caplog.text
+
+
+class _Loading:
+    def __init__(self) -> None:
+        self.loaded: list[list[str]] = []
+
+    async def warm_up(self) -> None:
+        self.loaded.append(["a model's tables"])
+
+
+async def test_what_was_loaded_is_frozen_out_of_later_collections() -> None:
+    """A full collection no longer walks what lives as long as the server."""
+    target = _Loading()
+    await WarmUp().run(target)
+    assert not any(o is target.loaded for o in gc.get_objects())
+    assert gc.get_freeze_count() > 0
 
 
 async def _ready(app: Starlette) -> httpx.Response:
