@@ -23,7 +23,8 @@ _FORGETTERS: dict[Callable[..., object], Callable[[], None]] = {}
 
 def memo(limit: int) -> Callable[[F], F]:
     """Memoise `fn(word, *context)`, whose result is a str, a bool or None and whose context
-    is hashable and takes few values (a question's terms), holding at most `limit` results."""
+    is hashable (a question's terms, another word), holding at most `limit` results in all:
+    one table per context, so the entries' keys are plain strings."""
 
     def decorate(fn: F) -> F:
         tables: dict[tuple[Hashable, ...], dict[str, object]] = {}

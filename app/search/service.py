@@ -296,8 +296,8 @@ class Search:
         terms: set[str],
         read: Passages,
     ) -> list[SearchHit]:
-        """The returned candidates as hits, from the passages read beside the re-scoring
-        (those read alone when missing, which a full read finds gone)."""
+        """The returned candidates as hits, from the passages read beside the re-scoring;
+        a topK beyond the head returns tail candidates too, whose passages are read now."""
         wanted = _returned(request, merged)
         unread = [c for c in wanted if c.chunk_id not in read]
         details = {**read, **(await self._passages(tenant.id, unread) if unread else {})}

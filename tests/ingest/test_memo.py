@@ -4,8 +4,21 @@ collector."""
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 
 from ingest.memo import forget, memo
+
+
+def _recording(limit: int) -> tuple[list[str], Callable[[str], str]]:
+    """A memoised identity, and the words it was computed for."""
+    calls: list[str] = []
+
+    @memo(limit)
+    def same(word: str) -> str:
+        calls.append(word)
+        return word
+
+    return calls, same
 
 
 def test_a_word_is_computed_once_per_context() -> None:
@@ -21,26 +34,14 @@ def test_a_word_is_computed_once_per_context() -> None:
 
 
 def test_a_full_memo_starts_again() -> None:
-    calls: list[str] = []
-
-    @memo(2)
-    def same(word: str) -> str:
-        calls.append(word)
-        return word
-
+    calls, same = _recording(2)
     for word in ("a", "b", "c", "a"):
         same(word)
     assert calls == ["a", "b", "c", "a"]  # "c" emptied the memo, so "a" was computed again
 
 
 def test_forget_empties_it() -> None:
-    calls: list[str] = []
-
-    @memo(10)
-    def same(word: str) -> str:
-        calls.append(word)
-        return word
-
+    calls, same = _recording(10)
     same("a")
     forget(same)
     same("a")
