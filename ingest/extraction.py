@@ -134,11 +134,14 @@ class Extractor:
     def relative_words(self, text: str) -> frozenset[int]:
         """Where each wh-word that opens a relative clause starts: "where" of "the arena
         where the team played", "who" of "the woman who portrayed". A question word there
-        names no answer type."""
+        names no answer type. A determiner never opens one: "which" of "Flyboys stars which
+        actor …?" asks, though the parse may hang its noun on the clause."""
         if not is_covered(text):
             return frozenset()
         doc = self._parse_query(text)
-        return frozenset(t.idx for t in doc if t.tag_ in _WH_TAGS and t.head.dep_ == "relcl")
+        return frozenset(
+            t.idx for t in doc if t.tag_ in _WH_TAGS and t.head.dep_ == "relcl" and t.dep_ != "det"
+        )
 
     def mentions(self, text: str) -> list[Mention]:
         """Named entities of a short text (a query), no facts."""

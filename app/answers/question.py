@@ -131,6 +131,13 @@ _WH_PHRASE = re.compile(
     r"(?P<words>(?:[\w'-]+,?\s+){0,5}[\w'-]+)",
     re.I,
 )
+# A quiz's "this X" where a question has no question word: "… worked with this gospel
+# singer born in July?"
+_THIS_PHRASE = re.compile(r"\bthis\s+(?P<words>(?:[\w'-]+,?\s+){0,5}[\w'-]+)", re.I)
+_OF_WHAT = re.compile(
+    r"\b(?P<noun>[a-z][\w'-]*)\s+of\s+what\b(?=\s*(?:\?|$|(?:in|on|at|by|for|from|as)\b))",
+    re.I,
+)
 _DETERMINERS = frozenset({"the", "a", "an"})
 _PHRASE_ENDS = frozenset(
     "is was are were be been did does do has had have can could will would may might"
@@ -309,7 +316,9 @@ class Question:
         return self.answer_type not in (AnswerType.ANY, AnswerType.YES_NO)
 
 
-def _head(text: str, relative: frozenset[int]) -> tuple[int, str, AnswerType] | None:
+def _head(
+    text: str, relative: frozenset[int], pattern: re.Pattern[str] = _WH_PHRASE
+) -> tuple[int, str, AnswerType] | None:
     """Where the question's "what X" or "which X" phrase starts, its head noun and the
     noun's kind. The phrase ends at a verb, a preposition or a comma, and before the word a
     determiner follows, which was a verb ("what surfer won the …"); a number heads
@@ -317,7 +326,7 @@ def _head(text: str, relative: frozenset[int]) -> tuple[int, str, AnswerType] | 
     American film director hosted", "what singer-songwriter"), else its last word, which
     asks for a name (ENTITY). Such a phrase counts from its end, so that a cue inside it
     ("what nationality") comes first. A relative "which" opens no phrase."""
-    found = next((m for m in _WH_PHRASE.finditer(text) if m.start() not in relative), None)
+    found = next((m for m in pattern.finditer(text) if m.start() not in relative), None)
     if found is None:
         return None
     read: list[tuple[str, int, str | None]] = []  # each word: the head so far, its end, kind
@@ -342,6 +351,19 @@ def _head(text: str, relative: frozenset[int]) -> tuple[int, str, AnswerType] | 
     return found.start("words") + end, last, AnswerType.ENTITY
 
 
+def _of_what(text: str) -> tuple[int, str, AnswerType] | None:
+    """ "a population of what in 2010?": a "what" that ends its phrase asks for the noun
+    before "of"."""
+    found = _OF_WHAT.search(text)
+    if found is None:
+        return None
+    noun = found.group("noun").casefold()
+    kind = _known_kind(noun)
+    if kind is not None:
+        return found.start(), kind, _HEAD_KIND[kind]
+    return None if noun in _PHRASE_ENDS else (found.start(), noun, AnswerType.ENTITY)
+
+
 def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and word[:-1] in _HEAD_KIND else word
 
@@ -359,7 +381,9 @@ def _answer_type(text: str, relative: frozenset[int]) -> tuple[AnswerType, str |
     word that opens a relative clause ("the arena where they played … how many")."""
     starts = [(_cue(pattern, text, relative), i, t) for i, (pattern, t) in enumerate(_CUES)]
     cues = [cue for cue in starts if cue[0] >= 0]
-    phrase = _head(text, relative)
+    phrase = _head(text, relative) or _of_what(text)
+    if phrase is None and not cues and text.rstrip().endswith("?"):
+        phrase = _head(text, relative, _THIS_PHRASE)
     if phrase is not None:
         cues.append((phrase[0], len(_CUES), phrase[2]))
     if not cues:

@@ -127,6 +127,14 @@ def test_relative_words_are_the_wh_words_that_open_a_relative_clause(
     assert extractor.relative_words("מי היה מפקד האירוע?") == frozenset()
 
 
+def test_a_wh_determiner_inside_the_question_opens_no_relative_clause(
+    extractor: Extractor,
+) -> None:
+    """The parse hangs "actor" on "stars" as a relative clause; "which actor" still asks."""
+    text = 'Flyboys stars which actor who was nominated for an Academy Award for "127 Hours"?'
+    assert text.index("which") not in extractor.relative_words(text)
+
+
 def test_a_query_is_parsed_once_for_its_clauses_and_its_entities(extractor: Extractor) -> None:
     """Answers read a query's relative clauses, then search links its entities."""
     query = "Who was the woman who portrayed Corliss Archer in Kiss and Tell?"

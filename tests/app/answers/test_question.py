@@ -83,6 +83,44 @@ def test_a_relative_clause_opening_word_is_no_question_word() -> None:
     assert read_question(founded, relative).answer_type is AnswerType.DATE
 
 
+@pytest.mark.parametrize(
+    ("text", "head", "kind"),
+    [
+        (
+            "David Huntsinger has worked with this gospel singer born in July?",
+            "singer",
+            AnswerType.PERSON,
+        ),
+        (
+            "Spaceware is manufactured by this subsidiary, one of twelve?",
+            "subsidiary",
+            AnswerType.ENTITY,
+        ),
+        (
+            "The Hustle are based in a city with a population of what in 2010?",
+            "population",
+            AnswerType.NUMBER,
+        ),
+        (
+            "He plays for a team in the autonomous community of what?",
+            "community",
+            AnswerType.ENTITY,
+        ),
+    ],
+)
+def test_a_question_without_a_question_word_asks_by_its_this_or_of_what_phrase(
+    text: str, head: str, kind: AnswerType
+) -> None:
+    question = read_question(text)
+    assert (question.head, question.answer_type) == (head, kind)
+
+
+def test_a_statement_with_this_asks_for_no_type() -> None:
+    """Only a question ("…?") asks by "this X"; a request to read about it asks for passages."""
+    assert read_question("Tell me about this policy").answer_type is AnswerType.ANY
+    assert read_question("Is this policy still in force?").answer_type is AnswerType.YES_NO
+
+
 def test_a_title_s_own_words_do_not_set_the_direction() -> None:
     """ "First" and "Before" belong to the titles here; what is compared is "later"/"younger"."""
     later = read_question(
