@@ -46,6 +46,9 @@ _NUMBER = re.compile(
     rf"(?<![A-Za-z0-9.\-])(?:{_COUNT})"
     r"(?:\s?[A-Za-z\u0590-\u05ff]{1,12}|[\u3040-\u30ff\u4e00-\u9fff])?"
 )
+_QUOTED = re.compile(r"[\"“](?P<title>[^\"“”]{1,80})[\"”]")
+_QUOTE_JOINS = re.compile(r"^\s*[,;:]|[,;]\s*$|^\s*(?:and|or|as well as)\b")  # between quotes
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")  # a rank, "the 23rd-highest peak", no amount
 # "a genus of a single species", "the only species in the genus": a count of one, read
 # only where two counts are compared, since "only" is no number elsewhere.
 _ONE = re.compile(r"\b(?:a|an|the|its)\s+(?P<one>single|only|sole)\b", re.I)
@@ -199,13 +202,31 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
         return []
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
-    whole = _wholes([_whole(evidence, n, question) for n in found])
+    quoted = _quoted_titles(evidence.text, asked) if wanted is AnswerType.WORK else []
+    whole = _wholes(quoted + [_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
         return _by_life_event(whole, question)
     terms = frozenset(question.terms)
     return sorted(
-        whole, key=lambda v: (not _names_the_head(v, question), -nearness(evidence, v, terms))
+        whole,
+        key=lambda v: (
+            not _names_the_head(v, question),
+            v not in quoted,
+            -nearness(evidence, v, terms),
+        ),
     )
+
+
+def _quoted_titles(text: str, asked: str) -> list[Value]:
+    """The titles a sentence sets in double quotes, as English sets a film's, a song's or a
+    show's ("the HBO series "Game of Thrones""): a work, whatever the model labelled it."""
+    found = []
+    for match in _QUOTED.finditer(text):
+        start = match.start("title")
+        title = match.group("title").rstrip(" .,;:")
+        if title and title.casefold() not in asked and not _QUOTE_JOINS.search(title):
+            found.append(Value(title, start, start + len(title)))
+    return found
 
 
 def _whole(evidence: Evidence, named: Named, question: Question) -> Value:
@@ -307,7 +328,7 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     found = [
         Value(m.group().strip(), m.start(), m.end())
         for m in _NUMBER.finditer(text)
-        if not set(re.findall(r"\d+", m.group())) & asked
+        if not set(re.findall(r"\d+", m.group())) & asked and not _ORDINAL.match(m.group())
     ]
     wanted = set(question.terms)
 

@@ -42,7 +42,7 @@ from app.answers.evidence import (
     shares_a_term,
     values,
 )
-from app.answers.properties import Holding, holding, property_terms
+from app.answers.properties import Holding, Property, holding, property_of
 from app.answers.question import CAPITALISED, LABELS, AnswerType, Comparison, Prefer, Question
 from app.answers.related import (
     Pages,
@@ -414,8 +414,8 @@ class _Composition:
     def _property(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """Whether both sides have the question's property, or which one has it."""
         named = [_named_form(self.ranked, side) for side in comparison.sides]
-        terms = property_terms(self.question, (named[0], named[1]))
-        found = [self._holding(side, terms) for side in comparison.sides]
+        wanted = property_of(self.question, (named[0], named[1]), self.ranked)
+        found = [self._holding(side, wanted) for side in comparison.sides]
         for side, held in zip(comparison.sides, found, strict=True):
             if held is None:
                 self._gap(labels.side_gap(self.context.language, side))
@@ -429,11 +429,14 @@ class _Composition:
             self.draft_.short_answer = comparison.sides[0 if a.share > b.share else 1]
         return [(a.evidence, None), (b.evidence, None)]
 
-    def _holding(self, side: str, terms: frozenset[str]) -> Holding | None:
+    def _holding(self, side: str, wanted: Property) -> Holding | None:
         """The sentence about the side that holds most of the property: of its own passage
-        when one there has it, since a sentence naming two things may say it of either."""
-        own = holding(self.pages.own(_named_form(self.ranked, side)), terms)
-        return own if own is not None and own.holds else holding(self._about_side(side), terms)
+        when one there has it or settles that it lacks it, since a sentence naming two
+        things may say it of either."""
+        own = holding(self.pages.own(_named_form(self.ranked, side)), wanted)
+        if own is not None and (own.holds or own.settled):
+            return own
+        return holding(self._about_side(side), wanted)
 
     def _shared(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """What the two sides have in common: for a named type (a city, a company) a value
@@ -468,8 +471,16 @@ class _Composition:
         else one of a passage about it (naming it in its text, section or title)."""
         key = side.casefold()
         about = self._about_side(side)
-        # A passage titled with the side is about it; then a sentence that names it.
-        about.sort(key=lambda e: (_title(e).casefold() != key, key not in e.text.casefold()))
+        # A passage titled with the side is about it, its opening first, which dates the
+        # thing itself ("a 2013 film") where a later sentence may date another ("a prequel
+        # to the 1939 film"); then a sentence that names it.
+        about.sort(
+            key=lambda e: (
+                _title(e).casefold() != key,
+                key not in e.text.casefold(),
+                _title(e).casefold() == key and e is not self._opening(e.source),
+            )
+        )
         return self._first_value(about, wanted)
 
     def _first_value(

@@ -58,6 +58,32 @@ def test_only_is_no_number_outside_a_comparison_of_counts() -> None:
     assert [v.text for v in found] == ["90 stores"]
 
 
+def test_a_rank_is_no_amount() -> None:
+    """ "the 23rd-highest peak" ranks the peak; its height is the amount compared."""
+    text = "Nanda Devi is the 23rd-highest peak in the world; Nanda Devi is 7,816 metres high."
+    (sentence,) = passages({"Nanda Devi": text})
+    question = read_question("Which mountain is higher, Nanda Devi or Broad Peak?")
+    assert [v.text for v in values(sentence, question, AnswerType.NUMBER)] == ["7,816 metres"]
+
+
+def test_a_title_in_quotes_is_a_work_before_the_names_around_it() -> None:
+    """The channel is nearer the question's words; the quoted title is the show."""
+    text = 'Alfie Allen played Theon Greyjoy in the HBO series "Game of Thrones".'
+    (sentence,) = passages({"Alfie Allen": text})
+    start = text.index("HBO")
+    sentence.entities_read([Named("HBO", "ORG", start, start + 3)])
+    question = read_question("Alfie Allen played Theon Greyjoy on which show?")
+    found = values(sentence, question, AnswerType.WORK)
+    assert [v.text for v in found] == ["Game of Thrones", "HBO"]
+
+
+def test_words_between_two_quoted_titles_are_no_title() -> None:
+    text = 'She voiced "Rugrats", "Drawn Together", and "Teen Titans Go!" on television.'
+    (sentence,) = passages({"Tara Strong": text})
+    found = values(sentence, read_question("Which show did she voice?"), AnswerType.WORK)
+    assert {v.text for v in found} == {"Rugrats", "Drawn Together", "Teen Titans Go!"}
+
+
 def test_a_passage_s_entities_are_read_into_its_sentences() -> None:
     """Entities ingest found in the whole passage, shifted into each sentence; one that runs
     past the sentence's end is cut there, as the model reading that sentence would cut it."""

@@ -24,7 +24,8 @@ PAGES = {  # titled by their keys; the markdown headings would serve as well
     "per-aasen": "# Per Aasen\n\nPer Aasen (born 12 March 1931 in Trondheim) is a Norwegian"
     " actor of stage and screen.\n",
     "red-lantern": "# Red Lantern\n\nRed Lantern is a 1955 Danish thriller film directed by"
-    " Ivo Marsh.\n",
+    " Ivo Marsh. The film Red Lantern came out on video in 1998, on one disc with Blue"
+    " Lantern.\n",
     "ivo-marsh": "# Ivo Marsh\n\nIvo Marsh (born 1938 in Leeds) was an English director of"
     " thrillers.\n",
     "carla-rossi": "# Carla Rossi\n\nCarla Rossi (born 3 May 1956) is an Italian physicist who"
@@ -119,6 +120,9 @@ def test_a_what_noun_question_asks_for_that_kind_of_name(
         # the property follows the second name, capitalised: the side is what a page names
         ("Are both Per Aasen and Maren Olsvik Norwegian?", "yes"),
         ("Are both Maren Olsvik and Ivo Marsh Norwegian?", "no"),
+        # he is a director, but an English one: a people named settles it
+        ("Are Maren Olsvik and Ivo Marsh both Norwegian directors?", "no"),
+        ("Who was a Norwegian director, Ivo Marsh or Maren Olsvik?", "Maren Olsvik"),
     ],
 )
 def test_a_property_of_two_names_is_read_in_each_ones_passage(
@@ -159,6 +163,13 @@ def test_of_two_dates_the_one_next_to_the_question_s_words_answers(
     """Her birth date comes first in the sentence; "since 2000, in France" answers."""
     found, _ = short(films, "Since what year has the physicist Carla Rossi worked in France?")
     assert found == "2000"
+
+
+def test_a_side_s_date_is_read_in_its_opening_first(films: tuple[GraphQLClient, str]) -> None:
+    """ "came out on video in 1998, … with Blue Lantern" holds more of the question's words;
+    the opening dates the film itself."""
+    found, _ = short(films, "Which film came out first, Blue Lantern or Red Lantern?")
+    assert found == "Red Lantern"
 
 
 def test_was_a_or_b_born_first_compares_the_two_people(
