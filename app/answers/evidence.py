@@ -46,13 +46,39 @@ _NUMBER = re.compile(
     rf"(?<![A-Za-z0-9.\-])(?:{_COUNT})"
     r"(?:\s?[A-Za-z\u0590-\u05ff]{1,12}|[\u3040-\u30ff\u4e00-\u9fff])?"
 )
+# What a quoted name answers besides a work: what a thing is called ("nicknamed "The
+# Boz""). Not any name: a song's title in quotes is no language nor heritage.
+_NAMING_HEADS = frozenset({"name", "nickname", "title", "alias", "moniker", "pseudonym"})
 _QUOTED = re.compile(r"[\"“](?P<title>[^\"“”]{1,80})[\"”]")
 _QUOTE_JOINS = re.compile(r"^\s*[,;:]|[,;]\s*$|^\s*(?:and|or|as well as)\b")  # between quotes
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")  # a rank, "the 23rd-highest peak", no amount
 # "a genus of a single species", "the only species in the genus": a count of one, read
 # only where two counts are compared, since "only" is no number elsewhere.
 _ONE = re.compile(r"\b(?:a|an|the|its)\s+(?P<one>single|only|sole)\b", re.I)
-_COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1}
+# How often a thing comes out, as times a year: "a monthly magazine", "published weekly".
+FREQUENCIES = {
+    "daily": 365,
+    "weekly": 52,
+    "biweekly": 26,
+    "fortnightly": 26,
+    "semimonthly": 24,
+    "monthly": 12,
+    "bimonthly": 6,
+    "quarterly": 4,
+    "biannual": 2,
+    "biannually": 2,
+    "semiannual": 2,
+    "semiannually": 2,
+    "annual": 1,
+    "annually": 1,
+    "yearly": 1,
+}
+# Lower case: "Elm Weekly" is a name, and says nothing of how often it comes out.
+_FREQUENCY = re.compile(
+    r"\b(?:bi|semi)?-?(?:daily|weekly|fortnightly|monthly|quarterly|annual(?:ly)?|yearly)\b"
+)
+_OFTEN = re.compile(r"\b(?:often|frequently)\b", re.I)
+_COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | FREQUENCIES
 UNIT_WORDS = 3  # words after a number read for the unit it counts: "two studio albums"
 _COUNTED = re.compile(rf"^(?:{_COUNT})")
 _DATE = re.compile(
@@ -202,7 +228,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
         return []
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
-    quoted = _quoted_titles(evidence.text, asked) if wanted is AnswerType.WORK else []
+    quoted = _quoted_titles(evidence.text, asked) if _quotable(question, wanted) else []
     whole = _wholes(quoted + [_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
         return _by_life_event(whole, question)
@@ -217,9 +243,15 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     )
 
 
+def _quotable(question: Question, wanted: AnswerType) -> bool:
+    naming = wanted is AnswerType.ENTITY and question.head in _NAMING_HEADS
+    return wanted is AnswerType.WORK or naming
+
+
 def _quoted_titles(text: str, asked: str) -> list[Value]:
     """The titles a sentence sets in double quotes, as English sets a film's, a song's or a
-    show's ("the HBO series "Game of Thrones""): a work, whatever the model labelled it."""
+    show's ("the HBO series "Game of Thrones"") and a nickname: a name, whatever the model
+    labelled it."""
     found = []
     for match in _QUOTED.finditer(text):
         start = match.start("title")
@@ -324,6 +356,8 @@ def _with_parts(text: str, named: Named, everything: list[Named]) -> Value:
 
 def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     text = evidence.text
+    if _compares_frequency(question):
+        return [Value(m.group(), m.start(), m.end()) for m in _FREQUENCY.finditer(text)]
     asked = set(re.findall(r"\d+", question.text))
     found = [
         Value(m.group().strip(), m.start(), m.end())
@@ -353,6 +387,13 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     return [v for v in ranked if near(v) > 0 or counting[v.start]]
 
 
+def _compares_frequency(question: Question) -> bool:
+    """ "Which magazine is published more often, A or B?": a weekly beats a monthly."""
+    comparison = question.comparison
+    more_or_less = comparison is not None and comparison.prefer in (Prefer.MORE, Prefer.LESS)
+    return more_or_less and _OFTEN.search(question.text) is not None
+
+
 def _counts(question: Question) -> bool:
     """Whether the question compares two counts of a thing it names ("which genus has
     more species"): then only a number of that thing answers for a side."""
@@ -366,7 +407,7 @@ def count_of(text: str) -> float | None:
     digits = re.search(_DIGITS, text)
     if digits is not None:
         return float(digits.group().replace(",", ""))
-    word = text.split()[0].casefold() if text.split() else ""
+    word = text.split()[0].casefold().replace("-", "") if text.split() else ""
     return float(_COUNT_WORDS[word]) if word in _COUNT_WORDS else None
 
 

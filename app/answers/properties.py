@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 
 from app.answers.evidence import Evidence, related_terms
-from app.answers.question import Question
-from app.answers.verdicts import COUNTRY_PREFIX
+from app.answers.question import AnswerType, Question
+from app.answers.verdicts import same_kind
 from ingest.analyzer import analyze
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
@@ -36,22 +36,45 @@ class Holding:
 
 
 @dataclass(frozen=True)
+class Origin:
+    """A people or a place a sentence names: "American" (a people), "England"."""
+
+    text: str
+    people: bool
+
+
+@dataclass(frozen=True)
 class Property:
     terms: frozenset[str]  # the question's content terms, the sides' own left out
-    peoples: frozenset[str]  # its words the passages name as a people: "american"
+    origins: frozenset[str]  # the peoples and places it names, as the passages name them
+    # Those a people's name settles against: the peoples, and the places the pool names a
+    # people of ("England", by "English"); not a city ("Istanbul"), which no people names.
+    exclusive: frozenset[str]
 
 
 def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]) -> Property:
-    """The property asked of the sides; a word is a people's when some sentence of the pool
-    names it so, not by a list of nationalities."""
+    """The property asked of the sides. A name in it is a people's or a place's when some
+    sentence of the pool names it so, not by a list of nationalities; a people's name
+    counts where it describes."""
     named = {t for side in sides for t in analyze(side)}
     terms = frozenset(t for t in question.terms if t not in named)
-    peoples = {people for e in pool for people in _peoples(e)}
     asked = question.text
     for side in sides:
         asked = re.sub(re.escape(side), " ", asked, flags=re.I)
-    words = {m.group().casefold() for m in _WORD.finditer(asked) if _describes(asked, m.end())}
-    return Property(terms, frozenset(words & peoples))
+    known = {origin for e in pool for origin in _origins(e)}
+    origins = [o for o in known if _asks(asked, o)]
+    peoples = [o.text for o in known if o.people]
+    exclusive = [o.text for o in origins if o.people or _named_people(o.text, peoples)]
+    return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive))
+
+
+def _named_people(place: str, peoples: list[str]) -> bool:
+    return any(same_kind(place, people, AnswerType.NATIONALITY) for people in peoples)
+
+
+def _asks(text: str, origin: Origin) -> bool:
+    found = re.search(rf"(?<!\w){re.escape(origin.text)}(?!\w)", text, re.I)
+    return found is not None and (not origin.people or _describes(text, found.end()))
 
 
 def _describes(text: str, end: int) -> bool:
@@ -62,32 +85,43 @@ def _describes(text: str, end: int) -> bool:
 
 def holding(about_side: list[Evidence], wanted: Property) -> Holding | None:
     """The sentence about a side that holds most of the property, best scored first; none
-    of it when that sentence names only other peoples than the one asked."""
-    terms = wanted.terms
-    if not about_side or not terms:
+    of it when that sentence names peoples and none of those asked."""
+    if not about_side or not wanted.terms:
         return None
-    best = max(about_side, key=lambda e: (len(related_terms(e.terms, terms)), e.score))
-    if _another_people(best, wanted.peoples):
+    best = max(about_side, key=lambda e: (len(_held(e, wanted)), e.score))
+    if _another_people(best, wanted.exclusive):
         return Holding(best, 0.0, settled=True)
-    return Holding(best, len(related_terms(best.terms, terms)) / len(terms))
+    return Holding(best, len(_held(best, wanted)) / len(wanted.terms))
+
+
+def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:
+    """The property's terms the sentence holds, word families counting, and those of the
+    peoples and places asked that it names in any form ("English" holds "England", as a
+    nationality compares)."""
+    named = [o.text for o in _origins(evidence)]
+    found = [
+        a for a in wanted.origins if any(same_kind(a, n, AnswerType.NATIONALITY) for n in named)
+    ]
+    origins = {t for a in found for t in analyze(a)} & wanted.terms
+    return related_terms(evidence.terms, wanted.terms) | origins
 
 
 def _another_people(evidence: Evidence, asked: frozenset[str]) -> bool:
-    """Whether the sentence names a people and none of those asked ("Argentine" is the
-    "Argentinian" asked: a people's names share their first letters)."""
-    named = _peoples(evidence)
-    if not asked or not named:
+    """Whether the sentence names a people and none of the peoples or countries asked."""
+    peoples = [o.text for o in _origins(evidence) if o.people]
+    if not asked or not peoples:
         return False
-    return not any(n[:COUNTRY_PREFIX] == a[:COUNTRY_PREFIX] for n in named for a in asked)
+    return not any(_named_people(a, peoples) for a in asked)
 
 
-def _peoples(evidence: Evidence) -> list[str]:
-    """The peoples a sentence names (spaCy's NORP), and the languages it uses as an
-    adjective, which are peoples too: "an English director" (spaCy reads a LANGUAGE), not
-    "filmed in English" nor "an English-language film"."""
+def _origins(evidence: Evidence) -> list[Origin]:
+    """The peoples a sentence names (spaCy's NORP), the languages it uses as an adjective,
+    which are peoples too ("an English director", where spaCy reads a LANGUAGE; not
+    "filmed in English" nor "an English-language film"), and its places (GPE)."""
     text = evidence.text
-    return [
-        n.text.casefold()
-        for n in evidence.named
-        if n.label == "NORP" or (n.label == "LANGUAGE" and _ATTRIBUTIVE.match(text, n.end))
-    ]
+    found = []
+    for n in evidence.named:
+        people = n.label == "NORP" or (n.label == "LANGUAGE" and _ATTRIBUTIVE.match(text, n.end))
+        if people or n.label == "GPE":
+            found.append(Origin(n.text, bool(people)))
+    return found

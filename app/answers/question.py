@@ -195,12 +195,19 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     ),
     (
         re.compile(
-            r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|longest)\b", re.I
+            r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller"
+            r"|tallest|greater|greatest|heavier|heaviest|wider|widest|deeper|deepest|busier"
+            r"|busiest)\b",
+            re.I,
         ),
         Prefer.MORE,
     ),
     (
-        re.compile(r"\b(fewer|less|least|smaller|smallest|lower|lowest|shorter|shortest)\b", re.I),
+        re.compile(
+            r"\b(fewer|less|least|smaller|smallest|lower|lowest|shorter|shortest|narrower"
+            r"|narrowest|shallower|shallowest)\b",
+            re.I,
+        ),
         Prefer.LESS,
     ),
     (re.compile(r"קודם|ראשון|מוקדם"), Prefer.EARLIER),
@@ -209,11 +216,20 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     (re.compile(r"後に|遅い|最後"), Prefer.LATER),
 )
 # Two sides at the end of the question, after a comma, a colon, "between" or "out of".
-_AT_THE_END = r"(?:,|:|\bbetween|\bout of)\s*(?P<a>[^,?]+?)\s+{joined}\s+(?P<b>[^,?]+?)\s*\??\s*$"
+_AT_THE_END = (
+    r"(?:,|:|--|—|\bbetween|\bout of)\s*(?P<a>[^,?]+?),?\s+{joined}\s+(?P<b>[^,?]+?)\s*\??\s*$"
+)
 _SIDES = (
     # Set off by commas inside the question: "Which novelist, J. G. Farrell or Louis
     # Aragon, wrote of …?"
     re.compile(r",\s*(?P<a>[^,?]+?)\s+or\s+(?P<b>[^,?]+?)\s*,"),
+    # Opening the question: "Between A and B, which filmmaker …?", "In between A and B
+    # which one …?"
+    re.compile(
+        r"^\s*(?:in\s+)?between\s+(?P<a>[^,?]+?)\s+and\s+(?P<b>[^,?]+?)"
+        r"\s*(?:,|\s(?=(?:which|who|what)\b))",
+        re.I,
+    ),
     # "or" splits before "and" does: "Bedknobs and Broomsticks or The Muppet Christmas Carol"
     re.compile(_AT_THE_END.format(joined="or"), re.I),
     re.compile(_AT_THE_END.format(joined="(?:or|and)"), re.I),
@@ -238,8 +254,9 @@ _SAME_VALUE = (
 # genera?": a yes/no question about two names (capitalised runs) joined by "and".
 _PAIR = re.compile(
     r"^\s*(?i:are|were|is|was|do|does|did|can|could|have|has|had)\s+(?:(?i:both)\s+)?"
-    r"(?P<a>.+?),?\s+and\s+(?P<b>[A-Z0-9][\w'.&-]*"
-    r"(?:\s+(?:[A-Z0-9(][\w'.&()-]*|(?:of|the|de|by|in|on|for|and)(?=\s+[A-Z0-9])))*)"
+    r"(?P<a>.+?),?\s+and\s+(?:the\s+)?(?P<b>\"[^\"]+\"|[A-Z0-9][\w'.&-]*"
+    r"(?:\s+(?:[A-Z0-9(][\w'.&()-]*|(?:of|the|de|by|in|on|for|and)"
+    r"(?=(?:\s+(?:of|the|de|by|in|on|for|and))*\s+[A-Z0-9])))*)"
 )
 # "What occupation do A and B share?", "A and B are both what?": two names (capitalised
 # runs, or quoted) joined by "and", in a question that asks what they have in common.
@@ -438,7 +455,7 @@ def _both(text: str, answer_type: AnswerType) -> Comparison | None:
     found = _PAIR.search(text) if answer_type is AnswerType.YES_NO else None
     if found is None:
         return None
-    a, b = (_LEADING.sub("", found.group(k)).strip(" ,") for k in "ab")
+    a, b = (_LEADING.sub("", found.group(k)).strip(' ,"') for k in "ab")
     b = re.sub(r"\s+(?:of|the|de)$", "", b)
     return Comparison((a, b), Prefer.BOTH, AnswerType.ANY) if a and b else None
 

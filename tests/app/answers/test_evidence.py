@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.evidence import in_sentence, values
+from app.answers.evidence import count_of, in_sentence, values
 from app.answers.question import AnswerType, read_question
 from ingest.extraction import Named
 from retrieval.sentences import sentences
@@ -77,11 +77,41 @@ def test_a_title_in_quotes_is_a_work_before_the_names_around_it() -> None:
     assert [v.text for v in found] == ["Game of Thrones", "HBO"]
 
 
+def test_a_nickname_in_quotes_answers_for_a_name() -> None:
+    text = 'Brian Bosworth, nicknamed "The Boz," is an American former linebacker.'
+    (sentence,) = passages({"Brian Bosworth": text})
+    start = text.index("American")
+    sentence.entities_read([Named("American", "NORP", start, start + 8)])
+    question = read_question("What is the nickname of the linebacker Brian Bosworth?")
+    assert question.answer_type is AnswerType.ENTITY
+    assert values(sentence, question, AnswerType.ENTITY)[0].text == "The Boz"
+
+
+def test_a_quoted_title_answers_no_other_kind_of_name() -> None:
+    """A song's title in quotes is no language."""
+    text = 'Suresh Peters sang "Urvasi Urvasi", a Tamil song.'
+    (sentence,) = passages({"Suresh Peters": text})
+    start = text.index("Tamil")
+    sentence.entities_read([Named("Tamil", "LANGUAGE", start, start + 5)])
+    question = read_question("In which language did Suresh Peters sing?")
+    assert [v.text for v in values(sentence, question, AnswerType.ENTITY)] == ["Tamil"]
+
+
 def test_words_between_two_quoted_titles_are_no_title() -> None:
     text = 'She voiced "Rugrats", "Drawn Together", and "Teen Titans Go!" on television.'
     (sentence,) = passages({"Tara Strong": text})
     found = values(sentence, read_question("Which show did she voice?"), AnswerType.WORK)
     assert {v.text for v in found} == {"Rugrats", "Drawn Together", "Teen Titans Go!"}
+
+
+def test_how_often_a_thing_comes_out_is_compared_as_times_a_year() -> None:
+    question = read_question("Which magazine is published more often, Elm Weekly or Oak?")
+    oak, elm = passages(
+        {"Oak": "Oak is a bi-weekly magazine.", "Elm Weekly": "Elm Weekly is a monthly."}
+    )
+    assert [v.text for v in values(oak, question, AnswerType.NUMBER)] == ["bi-weekly"]
+    assert [v.text for v in values(elm, question, AnswerType.NUMBER)] == ["monthly"]
+    assert [count_of(t) for t in ("bi-weekly", "monthly", "quarterly")] == [26.0, 12.0, 4.0]
 
 
 def test_a_passage_s_entities_are_read_into_its_sentences() -> None:

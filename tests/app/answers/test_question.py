@@ -362,3 +362,55 @@ def test_who_was_born_first_compares_dates_not_lifespans() -> None:
 def test_a_comparison_of_counts_names_what_it_counts(text: str, unit: str | None) -> None:
     """The last word of the phrase after "more", up to a comma, a name or "than"."""
     assert read_question(text).unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "prefer"),
+    [
+        ("Which tower is taller, Elm Tower or Oak House?", Prefer.MORE),
+        ("Which airport is busier, Elm Field or Oak Field?", Prefer.MORE),
+        ("Which river is shallower, the Elm or the Oak?", Prefer.LESS),
+    ],
+)
+def test_a_comparative_of_measure_compares_numbers(text: str, prefer: Prefer) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is not None
+    assert (comparison.prefer, comparison.value) == (prefer, AnswerType.NUMBER)
+
+
+@pytest.mark.parametrize(
+    ("text", "sides"),
+    [
+        (
+            "Between Maren Olsvik and Ivo Marsh, which director was born first?",
+            ("Maren Olsvik", "Ivo Marsh"),
+        ),
+        (
+            "In between Blue Lantern and Red Lantern which one is older?",
+            ("Blue Lantern", "Red Lantern"),
+        ),
+        ("Which film is older--Blue Lantern or Red Lantern?", ("Blue Lantern", "Red Lantern")),
+        ("Which band has the most members, Elm Trio, or Oak Quartet?", ("Elm Trio", "Oak Quartet")),
+    ],
+)
+def test_sides_may_open_the_question_or_follow_a_dash_or_a_comma(
+    text: str, sides: tuple[str, str]
+) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.sides == sides
+
+
+@pytest.mark.parametrize(
+    ("text", "sides"),
+    [
+        ('Are both "Elm Light" and "Vibe" magazines?', ("Elm Light", "Vibe")),
+        (
+            "Were both the Battle of Elm and the Battle of the Oak River fought in 1862?",
+            ("Battle of Elm", "Battle of the Oak River"),
+        ),
+    ],
+)
+def test_a_yes_or_no_pair_may_be_quoted_or_follow_the(text: str, sides: tuple[str, str]) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.prefer is Prefer.BOTH
+    assert comparison.sides == sides

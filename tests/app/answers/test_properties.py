@@ -1,0 +1,81 @@
+"""Whether each side has the property a question names: its terms, and the peoples and
+places it names, which a side's sentence may name in another form or contradict."""
+
+from __future__ import annotations
+
+from app.answers.evidence import Evidence
+from app.answers.properties import holding, property_of
+from app.answers.question import read_question
+from ingest.extraction import Named
+from tests.app.answers.test_related import passages
+
+BANDS = {
+    "Dirty Pretty Things": "Dirty Pretty Things were an English rock band formed in London.",
+    "Fireflight": "Fireflight is an American Christian rock band from Eustis, Florida.",
+    "Tours": "Both bands toured England in 2006.",
+}
+LABELS = {
+    "English": "LANGUAGE",
+    "London": "GPE",
+    "American": "NORP",
+    "Eustis": "GPE",
+    "Florida": "GPE",
+    "England": "GPE",
+}
+
+
+def _bands() -> dict[str, Evidence]:
+    """Each band's sentence, its names labelled as the entity model labels them ("English"
+    before a noun is a LANGUAGE to it)."""
+    pool = passages(BANDS)
+    for evidence in pool:
+        found = [(name, evidence.text.find(name)) for name in LABELS]
+        named = [Named(n, LABELS[n], at, at + len(n)) for n, at in found if at >= 0]
+        evidence.entities_read(named)
+    return {evidence.source.hit.document.title: evidence for evidence in pool}
+
+
+def test_a_people_holds_the_place_it_is_named_for_and_another_settles_it() -> None:
+    question = read_question("Which band is from England, Fireflight or Dirty Pretty Things?")
+    assert question.comparison is not None
+    bands = _bands()
+    wanted = property_of(question, question.comparison.sides, list(bands.values()))
+    english = holding([bands["Dirty Pretty Things"]], wanted)
+    american = holding([bands["Fireflight"]], wanted)
+    assert english is not None and english.holds
+    assert american is not None and american.settled and not american.holds
+
+
+def test_a_people_that_names_a_thing_describes_nothing() -> None:
+    """ "the band Soulfly" names a band; a sentence that calls Soulfly's singer Brazilian
+    does not settle whether he played in it."""
+    text = "Max Cavalera is a Brazilian singer who played in Soulfly."
+    (sentence,) = passages({"Max Cavalera": text})
+    start = text.index("Brazilian")
+    sentence.entities_read([Named("Brazilian", "NORP", start, start + 9)])
+    asked = read_question("Which musician played in the band Soulfly, Max Cavalera or Billy Idol?")
+    assert asked.comparison is not None
+    pool = [sentence, *passages({"Soulfly": "Soulfly is a band."})]
+    pool[1].entities_read([Named("Soulfly", "NORP", 0, 7)])  # as the model once read it
+    wanted = property_of(asked, asked.comparison.sides, pool)
+    found = holding([sentence], wanted)
+    assert wanted.origins == frozenset() and found is not None and not found.settled
+
+
+def test_a_people_does_not_settle_a_city() -> None:
+    """No people is named for Istanbul: a Turkish bridge may well stand there."""
+    pool = passages(
+        {
+            "Galata Bridge": "Galata Bridge is a Turkish bridge over the Golden Horn.",
+            "Istanbul": "Istanbul is the largest city of the country.",
+        }
+    )
+    bridge, city = pool
+    bridge.entities_read([Named("Turkish", "NORP", 19, 26)])
+    city.entities_read([Named("Istanbul", "GPE", 0, 8)])
+    asked = read_question("Are Elm Mosque and Galata Bridge both located in Istanbul?")
+    assert asked.comparison is not None
+    wanted = property_of(asked, asked.comparison.sides, pool)
+    found = holding([bridge], wanted)
+    assert wanted.origins == frozenset({"Istanbul"}) and wanted.exclusive == frozenset()
+    assert found is not None and not found.settled
