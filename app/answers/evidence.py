@@ -427,6 +427,9 @@ def _ends_of_a_span(named: Named) -> list[Named]:
     ]
 
 
+# "Until when …?" asks for the date that ends a span: "from 1939 until 1943", "1848–1859".
+_ASKS_END = re.compile(r"\b(?:until|till)\b", re.I)
+_ENDS_A_SPAN = re.compile(r"(?:\b(?:until|till|through|to)|[–—-])\s*$", re.I)
 _FULL_DATE = re.compile(
     r"\b\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{3,4}\b|\b[A-Z][a-z]+\.?\s+\d{1,2},\s*\d{3,4}\b"
 )
@@ -466,7 +469,14 @@ def _dates(evidence: Evidence, question: Question) -> list[Value]:
         if _is_lifespan(evidence):
             return _by_life_event(found, question)
         terms = frozenset(question.terms)
-        return sorted(found, key=lambda v: -nearness(evidence, v, terms))
+        ending = _ASKS_END.search(question.text) is not None
+        return sorted(
+            found,
+            key=lambda v: (
+                ending and not _ENDS_A_SPAN.search(evidence.text, 0, v.start),
+                -nearness(evidence, v, terms),
+            ),
+        )
     return [
         Value(m.group(), m.start(), m.end())
         for m in _DATE.finditer(evidence.text)

@@ -114,6 +114,22 @@ def test_how_often_a_thing_comes_out_is_compared_as_times_a_year() -> None:
     assert [count_of(t) for t in ("bi-weekly", "monthly", "quarterly")] == [26.0, 12.0, 4.0]
 
 
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("The party held power in Albania until what year?", "1943"),
+        ("In what year did the party take power in Albania?", "1939"),
+    ],
+)
+def test_until_when_asks_for_the_date_that_ends_a_span(question: str, first: str) -> None:
+    text = "The party ruled Albania from 1939 until 1943."
+    (sentence,) = passages({"Party": text})
+    dates = [Named(y, "DATE", text.index(y), text.index(y) + 4) for y in ("1939", "1943")]
+    sentence.entities_read(dates)
+    found = values(sentence, read_question(question), AnswerType.DATE)
+    assert found[0].text == first
+
+
 def test_a_passage_s_entities_are_read_into_its_sentences() -> None:
     """Entities ingest found in the whole passage, shifted into each sentence; one that runs
     past the sentence's end is cut there, as the model reading that sentence would cut it."""
