@@ -389,6 +389,8 @@ class _Composition:
             return self._lifespan(name)
         if linked is None:
             return self._side(name, comparison.value)
+        if comparison.value is AnswerType.PERSON:
+            return linked, Value(name, 0, 0)  # "by the same director": the person compared
         own = sorted(self.pages.own(name), key=lambda e: e is not self._opening(e.source))
         return self._first_value(own, comparison.value)
 

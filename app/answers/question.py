@@ -511,11 +511,19 @@ def _same(text: str) -> Comparison | None:
     found = _SAME.search(text)
     if found is None:
         return None
-    value = next((v for pattern, v in _SAME_VALUE if pattern.search(found.group("what"))), None)
+    value = _same_value(found.group("what"))
     a, b = (_TRAILING.sub("", _LEADING.sub("", found.group(k))).strip(" ,") for k in "ab")
-    if value is None or not a or not b:
+    if not a or not b:
         return None
     return Comparison((a, b), Prefer.SAME, value)
+
+
+def _same_value(what: str) -> AnswerType:
+    """The kind of value two things share: "the same country" a nationality, "the same
+    province" a place, "the same number of acts" a number, "the same family" a name."""
+    value = next((v for pattern, v in _SAME_VALUE if pattern.search(what)), None)
+    kind = _known_kind(what.casefold())
+    return value or (_HEAD_KIND[kind] if kind else AnswerType.ENTITY)
 
 
 def _sides(text: str) -> tuple[str, str] | None:

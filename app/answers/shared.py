@@ -88,7 +88,7 @@ def common_value(
     the two lists; the shorter form when one holds the other ("Istanbul" of "Istanbul,
     Turkey")."""
     found = [[(e, v) for e in side for v in values(e, question, wanted)] for side in sides]
-    pair = _first_pair(found[0], found[1], lambda x, y: _same_value(x[1].text, y[1].text))
+    pair = _first_pair(found[0], found[1], lambda x, y: same_name(x[1].text, y[1].text))
     if pair is None:
         return None
     (a, x), (b, y) = pair
@@ -103,7 +103,9 @@ def _first_pair(
     return None if best is None else (a[best[1]], b[best[2]])
 
 
-def _same_value(x: str, y: str) -> bool:
+def same_name(x: str, y: str) -> bool:
+    """Whether two names name one thing: the words of one hold the other's ("Istanbul" and
+    "Istanbul, Turkey"); "Brad Pitt" and "Brad Silberling" do not."""
     a, b = (set(_words(t.casefold())) - {",", "the"} for t in (x, y))
     return bool(a) and bool(b) and (a <= b or b <= a)
 

@@ -11,9 +11,21 @@ from datetime import date
 from app.answers.countries import countries_in
 from app.answers.evidence import Evidence, Value, count_of
 from app.answers.question import AnswerType, Comparison, Prefer, Question
+from app.answers.shared import same_name
 from ingest.analyzer import analyze
 from ingest.dates import parse_date
 
+# Kinds whose values are names, the same when one's words hold the other's, not when they
+# share their first letters as a place and its people do.
+_NAMES = frozenset(
+    {
+        AnswerType.PERSON,
+        AnswerType.ORGANISATION,
+        AnswerType.WORK,
+        AnswerType.EVENT,
+        AnswerType.ENTITY,
+    }
+)
 COUNTRY_PREFIX = 4  # letters a country and its people share: "Norway" and "Norwegian"
 _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו שנה|何年", re.I)
 _WORD_AFTER = re.compile(r"\s+[^\W\d]+$")  # "44 victories"; not "25日"
@@ -76,6 +88,8 @@ def same_kind(
     a value that names none stands for those its sentence's other values (`around`) name:
     "Alcamari" is a mountain in "the Bolivian Andes". Failing names, a country is the last
     part of a place ("Hamar, Norway"), and a hyphenated nationality each of its parts."""
+    if value in _NAMES:
+        return same_name(a, b)
     if value is not AnswerType.NATIONALITY:
         return _alike(a, b)
     ours, theirs = _countries(a, around[0]), _countries(b, around[1])

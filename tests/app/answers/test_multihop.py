@@ -172,6 +172,12 @@ def test_a_side_s_date_is_read_in_its_opening_first(films: tuple[GraphQLClient, 
     assert found == "Red Lantern"
 
 
+def test_the_same_director_compares_the_two_people(films: tuple[GraphQLClient, str]) -> None:
+    found, answer = short(films, "Are Blue Lantern and Red Lantern by the same director?")
+    assert found == "no"
+    assert {"Blue Lantern", "Red Lantern"} <= cited_titles(answer)
+
+
 def test_was_a_or_b_born_first_compares_the_two_people(
     films: tuple[GraphQLClient, str],
 ) -> None:

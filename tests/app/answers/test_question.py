@@ -173,6 +173,22 @@ def test_a_same_question_is_a_yes_or_no_comparison() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Are Elm and Oak located in the same province?", AnswerType.PLACE),
+        ("Are the films Elm and Oak by the same director?", AnswerType.PERSON),
+        ("Do the operas Elm and Oak have the same number of acts?", AnswerType.NUMBER),
+        ("Are the plants Elm and Oak in the same family?", AnswerType.ENTITY),
+    ],
+)
+def test_a_same_question_compares_the_kind_its_noun_names(text: str, value: AnswerType) -> None:
+    """Not whether each side has the property "same family": whether their values agree."""
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.prefer is Prefer.SAME
+    assert (comparison.sides, comparison.value) == (("Elm", "Oak"), value)
+
+
 def test_both_and_which_side_questions_ask_about_a_property() -> None:
     both = read_question("Are Local H and For Against both from the United States?")
     assert both.comparison is not None and both.comparison.prefer is Prefer.BOTH

@@ -79,6 +79,18 @@ def test_two_places_are_compared_whole() -> None:
     assert not same_kind("Rome, Italy", "Milan, Italy", AnswerType.PLACE)
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("Brad Silberling", "Brad Pitt", False),  # five letters in common are no one person
+        ("Brad Silberling", "Brad Silberling", True),
+        ("Cucurbitaceae", "the family Cucurbitaceae", True),
+    ],
+)
+def test_two_names_are_the_same_when_one_holds_the_other(a: str, b: str, same: bool) -> None:
+    assert same_kind(a, b, AnswerType.PERSON) is same
+
+
 def test_the_days_between_the_two_ends_of_a_life() -> None:
     assert days_between(["4 May 1920", "2 June 1990"]) == 25596
     assert days_between(["1890", "1961"]) == 25932  # a year alone counts from its first day
