@@ -56,7 +56,7 @@ _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")  # a rank, "the 23rd-highest peak
 # only where two counts are compared, since "only" is no number elsewhere.
 _ONE = re.compile(r"\b(?:a|an|the|its)\s+(?P<one>single|only|sole)\b", re.I)
 # How often a thing comes out, as times a year: "a monthly magazine", "published weekly".
-FREQUENCIES = {
+_FREQUENCIES = {
     "daily": 365,
     "weekly": 52,
     "biweekly": 26,
@@ -78,7 +78,7 @@ _FREQUENCY = re.compile(
     r"\b(?:bi|semi)?-?(?:daily|weekly|fortnightly|monthly|quarterly|annual(?:ly)?|yearly)\b"
 )
 _OFTEN = re.compile(r"\b(?:often|frequently)\b", re.I)
-_COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | FREQUENCIES
+_COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | _FREQUENCIES
 UNIT_WORDS = 3  # words after a number read for the unit it counts: "two studio albums"
 _COUNTED = re.compile(rf"^(?:{_COUNT})")
 _DATE = re.compile(

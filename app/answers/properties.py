@@ -20,7 +20,6 @@ from app.answers.verdicts import same_kind
 from ingest.analyzer import analyze
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
-_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _ATTRIBUTIVE = re.compile(r" (?!language\b)[a-z]")  # a noun follows, in lower case
 
 
@@ -64,12 +63,13 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     known = {origin for e in pool for origin in _origins(e)}
     origins = [o for o in known if _asks(asked, o)]
     peoples = [o.text for o in known if o.people]
-    exclusive = [o.text for o in origins if o.people or _named_people(o.text, peoples)]
+    exclusive = [o.text for o in origins if o.people or _one_of(o.text, peoples)]
     return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive))
 
 
-def _named_people(place: str, peoples: list[str]) -> bool:
-    return any(same_kind(place, people, AnswerType.NATIONALITY) for people in peoples)
+def _one_of(origin: str, names: list[str]) -> bool:
+    """Whether one of the names is the origin in any form, as a nationality compares."""
+    return any(same_kind(origin, name, AnswerType.NATIONALITY) for name in names)
 
 
 def _asks(text: str, origin: Origin) -> bool:
@@ -99,9 +99,7 @@ def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:
     peoples and places asked that it names in any form ("English" holds "England", as a
     nationality compares)."""
     named = [o.text for o in _origins(evidence)]
-    found = [
-        a for a in wanted.origins if any(same_kind(a, n, AnswerType.NATIONALITY) for n in named)
-    ]
+    found = [a for a in wanted.origins if _one_of(a, named)]
     origins = {t for a in found for t in analyze(a)} & wanted.terms
     return related_terms(evidence.terms, wanted.terms) | origins
 
@@ -111,7 +109,7 @@ def _another_people(evidence: Evidence, asked: frozenset[str]) -> bool:
     peoples = [o.text for o in _origins(evidence) if o.people]
     if not asked or not peoples:
         return False
-    return not any(_named_people(a, peoples) for a in asked)
+    return not any(_one_of(a, peoples) for a in asked)
 
 
 def _origins(evidence: Evidence) -> list[Origin]:
