@@ -389,17 +389,18 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
 
 def _compares_frequency(question: Question) -> bool:
     """ "Which magazine is published more often, A or B?": a weekly beats a monthly."""
+    return _compares_amounts(question) and _OFTEN.search(question.text) is not None
+
+
+def _compares_amounts(question: Question) -> bool:
     comparison = question.comparison
-    more_or_less = comparison is not None and comparison.prefer in (Prefer.MORE, Prefer.LESS)
-    return more_or_less and _OFTEN.search(question.text) is not None
+    return comparison is not None and comparison.prefer in (Prefer.MORE, Prefer.LESS)
 
 
 def _counts(question: Question) -> bool:
     """Whether the question compares two counts of a thing it names ("which genus has
     more species"): then only a number of that thing answers for a side."""
-    comparison = question.comparison
-    more_or_less = comparison is not None and comparison.prefer in (Prefer.MORE, Prefer.LESS)
-    return more_or_less and question.unit is not None
+    return _compares_amounts(question) and question.unit is not None
 
 
 def count_of(text: str) -> float | None:

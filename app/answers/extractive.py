@@ -473,16 +473,19 @@ class _Composition:
         else one of a passage about it (naming it in its text, section or title)."""
         key = side.casefold()
         about = self._about_side(side)
+
         # A passage titled with the side is about it, its opening first, which dates the
         # thing itself ("a 2013 film") where a later sentence may date another ("a prequel
         # to the 1939 film"); then a sentence that names it.
-        about.sort(
-            key=lambda e: (
-                _title(e).casefold() != key,
+        def order(e: Evidence) -> tuple[bool, bool, bool]:
+            titled = _title(e).casefold() == key
+            return (
+                not titled,
                 key not in e.text.casefold(),
-                _title(e).casefold() == key and e is not self._opening(e.source),
+                titled and e is not self._opening(e.source),
             )
-        )
+
+        about.sort(key=order)
         return self._first_value(about, wanted)
 
     def _first_value(

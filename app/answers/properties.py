@@ -88,10 +88,12 @@ def holding(about_side: list[Evidence], wanted: Property) -> Holding | None:
     of it when that sentence names peoples and none of those asked."""
     if not about_side or not wanted.terms:
         return None
-    best = max(about_side, key=lambda e: (len(_held(e, wanted)), e.score))
+    held = [(len(_held(e, wanted)), e.score, index) for index, e in enumerate(about_side)]
+    count, _, index = max(held, key=lambda h: (h[0], h[1]))
+    best = about_side[index]
     if _another_people(best, wanted.exclusive):
         return Holding(best, 0.0, settled=True)
-    return Holding(best, len(_held(best, wanted)) / len(wanted.terms))
+    return Holding(best, count / len(wanted.terms))
 
 
 def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:

@@ -375,10 +375,13 @@ def _of_what(text: str) -> tuple[int, str, AnswerType] | None:
     if found is None:
         return None
     noun = found.group("noun").casefold()
+    return None if noun in _PHRASE_ENDS else (found.start(), *_as_head(noun))
+
+
+def _as_head(noun: str) -> tuple[str, AnswerType]:
+    """A noun as the head of what is asked: its known kind, or itself, asking for a name."""
     kind = _known_kind(noun)
-    if kind is not None:
-        return found.start(), kind, _HEAD_KIND[kind]
-    return None if noun in _PHRASE_ENDS else (found.start(), noun, AnswerType.ENTITY)
+    return (kind, _HEAD_KIND[kind]) if kind is not None else (noun, AnswerType.ENTITY)
 
 
 def _singular(word: str) -> str:
@@ -522,8 +525,7 @@ def _same_value(what: str) -> AnswerType:
     """The kind of value two things share: "the same country" a nationality, "the same
     province" a place, "the same number of acts" a number, "the same family" a name."""
     value = next((v for pattern, v in _SAME_VALUE if pattern.search(what)), None)
-    kind = _known_kind(what.casefold())
-    return value or (_HEAD_KIND[kind] if kind else AnswerType.ENTITY)
+    return value or _as_head(what.casefold())[1]
 
 
 def _sides(text: str) -> tuple[str, str] | None:
