@@ -15,6 +15,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from app.answers import members
 from app.answers.events import family, with_families
 from app.answers.question import LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
@@ -78,7 +79,14 @@ _FREQUENCY = re.compile(
     r"\b(?:bi|semi)?-?(?:daily|weekly|fortnightly|monthly|quarterly|annual(?:ly)?|yearly)\b"
 )
 _OFTEN = re.compile(r"\b(?:often|frequently)\b", re.I)
-_COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | _FREQUENCIES
+# The heads of "what X?" that a people or a language answers.
+_PEOPLES = frozenset(
+    "people ethnicity ethnic group tribe nation descent ancestry heritage origin"
+    " religion faith denomination party language dialect tongue".split()
+)
+# A value changed from: "changed from a weekly publication to a monthly one".
+_FORMER = re.compile(r"\bfrom\s+(?:(?:a|an|the)\s+)?$", re.I)
+_COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | _FREQUENCIES | members.SIZES
 UNIT_WORDS = 3  # words after a number read for the unit it counts: "two studio albums"
 _COUNTED = re.compile(rf"^(?:{_COUNT})")
 _DATE = re.compile(
@@ -223,7 +231,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
         return _numbers(evidence, question)
     if wanted is AnswerType.DATE:
         return _dates(evidence, question)
-    labels = LABELS.get(wanted)
+    labels = _labels(question, wanted)
     if labels is None:
         return []
     asked = question.text.casefold()
@@ -241,6 +249,16 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
             -nearness(evidence, v, terms),
         ),
     )
+
+
+def _labels(question: Question, wanted: AnswerType) -> frozenset[str] | None:
+    """The entity labels of the wanted type. A people ("American") or a language answers
+    "what X?" only where X is such a thing: not "what position", "what kind of magazine"."""
+    labels = LABELS.get(wanted)
+    head = question.head
+    if wanted is not AnswerType.ENTITY or head is None or head.removesuffix("s") in _PEOPLES:
+        return labels
+    return None if labels is None else labels - {"NORP", "LANGUAGE"}
 
 
 def _quotable(question: Question, wanted: AnswerType) -> bool:
@@ -264,10 +282,16 @@ def _quoted_titles(text: str, asked: str) -> list[Value]:
 def _whole(evidence: Evidence, named: Named, question: Question) -> Value:
     """The name with its parts; a name that carries the question's head noun is what was
     asked for as it stands ("Fairfax County" for "what county", not "Fairfax County,
-    Virginia"). A person keeps the territory of their name whatever it holds."""
-    if named.label != "PERSON" and _names_the_head(named, question):
+    Virginia"), and so is a place asked for by its kind: "what city?" asks for
+    "Summerlin", not the state after it. A person keeps the territory of their name
+    whatever it holds."""
+    if named.label != "PERSON" and (_names_the_head(named, question) or _kind_of_place(question)):
         return Value(named.text, named.start, named.end)
     return _with_parts(evidence.text, named, evidence.named)
+
+
+def _kind_of_place(question: Question) -> bool:
+    return question.answer_type is AnswerType.PLACE and question.head is not None
 
 
 def _wholes(found: list[Value]) -> list[Value]:
@@ -357,7 +381,8 @@ def _with_parts(text: str, named: Named, everything: list[Named]) -> Value:
 def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     text = evidence.text
     if _compares_frequency(question):
-        return [Value(m.group(), m.start(), m.end()) for m in _FREQUENCY.finditer(text)]
+        found = [Value(m.group(), m.start(), m.end()) for m in _FREQUENCY.finditer(text)]
+        return sorted(found, key=lambda v: _FORMER.search(text, 0, v.start) is not None)
     asked = set(re.findall(r"\d+", question.text))
     found = [
         Value(m.group().strip(), m.start(), m.end())
@@ -383,8 +408,18 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     counting = {v.start: counts_the_unit(v) for v in found}
     ranked = sorted(found, key=lambda v: (not counting[v.start], -near(v)))
     if compared:
-        return [v for v in ranked if counting[v.start]]
+        counted = [v for v in ranked if counting[v.start]]
+        return counted if counted or question.unit != members.UNIT else _members(evidence)
     return [v for v in ranked if near(v) > 0 or counting[v.start]]
+
+
+def _members(evidence: Evidence) -> list[Value]:
+    """A group's size where a sentence gives no number of members: a word for its size
+    ("a duo", "a three-piece"), else the people it introduces as members, a count not in
+    the text."""
+    stated = [Value(*size) for size in members.sizes(evidence.text)]
+    listed = members.listed(evidence.text, evidence.named)
+    return stated or ([Value(str(listed), 0, 0)] if listed else [])
 
 
 def _compares_frequency(question: Question) -> bool:

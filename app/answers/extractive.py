@@ -28,7 +28,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from app.answers import labels
+from app.answers import labels, members
 from app.answers.bridges import Hop, best_hop, bridge_passages
 from app.answers.composer import ComposeContext
 from app.answers.evidence import (
@@ -52,7 +52,7 @@ from app.answers.related import (
     through_roles,
 )
 from app.answers.results import Claim, Draft, Quote, Source
-from app.answers.shared import Common, common_class, common_value
+from app.answers.shared import Common, common_class, common_value, definition_items
 from app.answers.subjects import defines_as
 from app.answers.verdicts import (
     as_asked,
@@ -235,14 +235,14 @@ def _along_roles(pool: list[Evidence], question: Question) -> list[Evidence]:
 def _about(ranked: list[Evidence], side: str) -> list[Evidence]:
     """The sentences of passages about a side: those titled with it first, then those
     naming it, each in score order."""
-    key = side.casefold()
-    return sorted(_naming(ranked, side), key=lambda e: _title(e).casefold() != key)
+    return sorted(_naming(ranked, side), key=lambda e: not _titled(e, side))
 
 
 def _naming(pool: list[Evidence], side: str) -> list[Evidence]:
-    """The sentences of passages that name the side in their text, section or title."""
+    """The sentences of passages that name the side in their text, section or title, or
+    are titled with it."""
     key = _named_form(pool, side)
-    return [e for e in pool if key in _about_text(e)]
+    return [e for e in pool if key in _about_text(e) or _titled(e, side)]
 
 
 def _named_form(pool: list[Evidence], side: str) -> str:
@@ -387,6 +387,8 @@ class _Composition:
         linked, name = link
         if comparison.lifespan:
             return self._lifespan(name)
+        if comparison.occupations:
+            return self._occupations(name)
         if linked is None:
             return self._side(name, comparison.value)
         if comparison.value is AnswerType.PERSON:
@@ -404,6 +406,14 @@ class _Composition:
             if days is not None:
                 return evidence, Value(str(days), 0, 0)  # a count, not in the text
         return None
+
+    def _occupations(self, side: str) -> tuple[Evidence, Value | None] | None:
+        """How many occupations the opening sentence of a side's passage defines it by:
+        "an American screenwriter, director and producer" three."""
+        about = self._about_side(side)
+        opening = self._opening(about[0].source) if about else None
+        count = len(definition_items(opening.text)) if opening is not None else 0
+        return (opening, Value(str(count), 0, 0)) if opening and count else None  # a count
 
     def _linked(self, side: str, relation: str | None) -> tuple[Evidence | None, str] | None:
         """Whose value stands for the side: the side itself, or the person its passages
@@ -478,7 +488,7 @@ class _Composition:
         # thing itself ("a 2013 film") where a later sentence may date another ("a prequel
         # to the 1939 film"); then a sentence that names it.
         def order(e: Evidence) -> tuple[bool, bool, bool]:
-            titled = _title(e).casefold() == key
+            titled = _titled(e, side)
             return (
                 not titled,
                 key not in e.text.casefold(),
@@ -486,6 +496,8 @@ class _Composition:
             )
 
         about.sort(key=order)
+        if self.question.unit == members.UNIT:  # another band's line-up may name this one
+            about = [e for e in about if _titled(e, side)]
         return self._first_value(about, wanted)
 
     def _first_value(
@@ -580,6 +592,15 @@ def _as_titled(evidence: Evidence, value: Value) -> str:
 
 def _title(evidence: Evidence) -> str:
     return evidence.source.hit.document.title
+
+
+def _titled(evidence: Evidence, side: str) -> bool:
+    """Whether the evidence's passage is titled with the side: as written, or without
+    the title's qualifier ("Dracula (plant)") or the side's article ("the Polar Bear")."""
+    title = _title(evidence).casefold()
+    names = {title, without_qualifier(title)}
+    key = side.casefold()
+    return key in names or (key.startswith("the ") and key[4:] in names)
 
 
 def _missing(evidence: Evidence, question: Question) -> frozenset[str]:

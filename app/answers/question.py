@@ -144,6 +144,10 @@ _PHRASE_ENDS = frozenset(
     " of in on at to from for by with that which who who's whom whose where when as and or".split()
 )
 
+# Nouns that, before "of", ask for a class of the next noun's things, not for a thing of
+# their own kind: "what group of plants" asks for "flowering plants", no organisation.
+_CLASSES = frozenset("group kind type sort class family genus species breed variety".split())
+
 _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (
         re.compile(r"\b(how (many|much|long|old|far)|what (number|percentage|amount))\b", re.I),
@@ -271,6 +275,13 @@ _BOTH = re.compile(r"^(?i:both)\s+")
 _LIFESPAN = re.compile(
     r"\blived\s+(?:a\s+)?(?:long|short)|\b(?:long|short)(?:er|est)\s+li(?:fe|ves)\b", re.I
 )
+# "Who has more scope of profession?", "… had more diverse roles?": how many occupations
+# each side is defined by. Roles alone may be parts played, so only varied ones count.
+_OCCUPATIONS = re.compile(
+    r"\b(?:more|most|fewer|less)\b[^,?]*?\b(?:(?:professions?|occupations?|jobs?|careers?)"
+    r"|(?:diverse|varied|different)\s+roles)\b",
+    re.I,
+)
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")  # lower case: "The Mask" keeps its article
 _LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
 _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
@@ -313,6 +324,7 @@ class Comparison:
     # was born first, A or B?" compares A's director with B's.
     relation: str | None = None
     lifespan: bool = False  # "Who lived longer?": the days between each side's two dates
+    occupations: bool = False  # "Who had more diverse roles?": how many each is defined by
 
 
 @dataclass(frozen=True)
@@ -349,6 +361,8 @@ def _head(
     read: list[tuple[str, int, str | None]] = []  # each word: the head so far, its end, kind
     for word in re.finditer(r"[\w'-]+,?", found.group("words")):
         bare = word.group().rstrip(",").casefold()
+        if bare == "of" and read and read[-1][0] in _CLASSES:
+            read[-1] = (read[-1][0], read[-1][1], None)  # "what group of plants": a class
         if bare in _PHRASE_ENDS:
             break
         if bare[0].isdigit():
@@ -441,6 +455,8 @@ def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
         return Comparison(sides, Prefer.HOLDS, AnswerType.ANY)
     if _LIFESPAN.search(text):
         return Comparison(sides, prefer, AnswerType.NUMBER, lifespan=True)
+    if _OCCUPATIONS.search(text):
+        return Comparison(sides, prefer, AnswerType.NUMBER, occupations=True)
     by_time = prefer in (Prefer.EARLIER, Prefer.LATER) and answer_type is not AnswerType.NUMBER
     return Comparison(sides, prefer, AnswerType.DATE if by_time else AnswerType.NUMBER)
 

@@ -23,7 +23,9 @@ from app.answers.question import AnswerType, Question
 from ingest.analyzer import analyze
 
 _DEFINITION = re.compile(
-    r"\b(?:is|was|are|were)\s+(?:(?:one\s+of\s+)?(?:a|an|the)\s+)?(?P<rest>.+)$", re.I | re.S
+    r"\b(?:is|was|are|were)\s+(?:(?:widely\s+)?(?:regarded|considered|recogni[sz]ed)\s+as\s+)?"
+    r"(?:(?:one\s+of\s+)?(?:a|an|the)\s+)?(?P<rest>.+)$",
+    re.I | re.S,
 )
 # A noun before "of" that only introduces the class: "a genus of flowering plants".
 _INTRODUCES = frozenset(

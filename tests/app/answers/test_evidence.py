@@ -50,6 +50,19 @@ def test_a_place_that_names_the_head_noun_stands_without_its_qualifiers(
     assert found[0].text == expected
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("In what city is the Oak Mall?", "Reston"), ("Where is the Oak Mall?", "Reston, Virginia")],
+)
+def test_a_place_asked_for_by_its_kind_stands_without_the_places_around_it(
+    question: str, expected: str
+) -> None:
+    text = "The Oak Mall is a shopping mall in Reston, Virginia."
+    (sentence,) = passages({"Oak Mall": text}, places=("Reston", "Virginia"))
+    found = values(sentence, read_question(question), AnswerType.PLACE)
+    assert found[0].text == expected
+
+
 def test_only_is_no_number_outside_a_comparison_of_counts() -> None:
     (sentence,) = passages({"Elm Mall": "It is the only mall in the county with 90 stores."})
     found = values(
@@ -114,6 +127,13 @@ def test_how_often_a_thing_comes_out_is_compared_as_times_a_year() -> None:
     assert [count_of(t) for t in ("bi-weekly", "monthly", "quarterly")] == [26.0, 12.0, 4.0]
 
 
+def test_a_frequency_changed_from_comes_after_the_one_changed_to() -> None:
+    question = read_question("Which magazine is published more often, Elm or Oak?")
+    text = "In 2002 Elm changed from a weekly publication to a monthly one."
+    (elm,) = passages({"Elm": text})
+    assert [v.text for v in values(elm, question, AnswerType.NUMBER)] == ["monthly", "weekly"]
+
+
 @pytest.mark.parametrize(
     ("question", "first"),
     [
@@ -144,3 +164,21 @@ def test_a_passage_s_entities_are_read_into_its_sentences() -> None:
     assert [(n.text, n.label) for n in in_sentence(named, since)] == [("2004", "DATE")]
     (place,) = in_sentence(named, last)
     assert last.text[place.start : place.end] == "Amsterdam"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What position did Ann Lee hold?", ["Chief of Staff"]),
+        ("What ethnic group did Ann Lee belong to?", ["Chief of Staff", "Armenian"]),
+    ],
+)
+def test_a_people_answers_only_a_question_about_peoples(question: str, expected: list[str]) -> None:
+    text = "Ann Lee, an Armenian lawyer, was Chief of Staff."
+    (sentence,) = passages({"Ann Lee": text})
+    named = [("Armenian", "NORP"), ("Chief of Staff", "ORG")]
+    sentence.entities_read(
+        [Named(n, lab, text.index(n), text.index(n) + len(n)) for n, lab in named]
+    )
+    found = values(sentence, read_question(question), AnswerType.ENTITY)
+    assert sorted(v.text for v in found) == sorted(expected)

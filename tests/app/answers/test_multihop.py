@@ -51,15 +51,31 @@ FAMILY = {
 }
 
 
+# Two bands, one titled with a qualifier, and an album's page that names that one beside
+# a size of something else.
+BANDS = {
+    "elm-street": "# Elm Street (band)\n\nElm Street are an English rock duo from Leeds, formed"
+    " in 2009.\n",
+    "oak-tree": "# Oak Tree\n\nOak Tree are an English rock band. The band consists of Tom"
+    " Baker (vocals), Jack Moore (guitar) and Sam Wood (drums).\n",
+    "quiet-hours": "# Quiet Hours\n\nQuiet Hours is a 2012 album by the band Elm Street,"
+    " whose members recorded it with a five-piece horn section.\n",
+    "night-owls": "# Night Owls\n\nNight Owls are a Welsh folk band from Cardiff.\n",
+    "pine-road": "# Pine Road\n\nPine Road is a rock band. It consists of Tom Baker, once of"
+    " Night Owls, Jack Moore and Sam Wood.\n",
+}
+
+
 def collection_of(
     gql: GraphQLClient, stack: Stack, pages: dict[str, str]
 ) -> tuple[GraphQLClient, str]:
-    """A new collection of the pages, titled by their keys, once all are graphed: the bridges
-    are found by the graph leg, which a question asked before the graph would miss."""
+    """A new collection of the pages, titled by their headings, once all are graphed: the
+    bridges are found by the graph leg, which a question asked before the graph would
+    miss."""
     docs = [
         {
             "externalId": key,
-            "title": key.replace("-", " ").title(),
+            "title": text.split("\n", 1)[0].removeprefix("# "),
             "text": text,
             "contentType": "text/markdown",
         }
@@ -76,6 +92,11 @@ def films(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[Gra
 @pytest.fixture(scope="module")
 def family(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[GraphQLClient, str]:
     return collection_of(GraphQLClient(http, tenant_key_module), stack, FAMILY)
+
+
+@pytest.fixture(scope="module")
+def bands(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    return collection_of(GraphQLClient(http, tenant_key_module), stack, BANDS)
 
 
 def short(films: tuple[GraphQLClient, str], query: str) -> tuple[str | None, dict[str, Any]]:
@@ -240,3 +261,32 @@ def test_a_chain_of_roles_is_followed_passage_by_passage(
     found, answer = short(family, query)
     assert found == expected
     assert {"Grey Harbour", "Tom Hale"} <= cited_titles(answer)
+
+
+def test_more_members_counts_a_size_word_and_the_people_a_band_is_said_to_consist_of(
+    bands: tuple[GraphQLClient, str],
+) -> None:
+    """A duo is two, and Oak Tree's page lists three members. Elm Street's own page, titled
+    "Elm Street (band)", is read before the album's, whose five-piece is no band member."""
+    found, answer = short(bands, "Which band has more members, Elm Street or Oak Tree?")
+    assert found == "Oak Tree"
+    assert cited_titles(answer) == {"Elm Street (band)", "Oak Tree"}
+
+
+def test_more_diverse_roles_counts_the_occupations_each_opening_names(
+    films: tuple[GraphQLClient, str],
+) -> None:
+    """Maren Olsvik is a film director and screenwriter, Ivo Marsh a director only."""
+    query = "Who had more diverse roles in film, Ivo Marsh or Maren Olsvik?"
+    found, answer = short(films, query)
+    assert found == "Maren Olsvik"
+    assert cited_titles(answer) == {"Maren Olsvik", "Ivo Marsh"}
+
+
+def test_another_band_s_line_up_is_no_count_of_a_band_it_names(
+    bands: tuple[GraphQLClient, str],
+) -> None:
+    """Pine Road's three members include one once of Night Owls: Night Owls' own page gives
+    no size, so the passages do not settle which band is larger."""
+    found, _ = short(bands, "Which band has more members, Elm Street or Night Owls?")
+    assert found is None

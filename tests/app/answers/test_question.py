@@ -54,6 +54,10 @@ def test_the_head_noun_of_a_what_phrase_is_its_last_known_noun() -> None:
         ),
         # a number modifies the noun, never heads it
         ("In what 1997 film did Ivo Marsh star?", "film", AnswerType.WORK),
+        # a group of things is a class of them, no organisation; a group alone is one
+        ("To what group of plants does Aster Vale belong?", "group", AnswerType.ENTITY),
+        ("What group released the album Blue?", "group", AnswerType.ORGANISATION),
+        ("Which member of the band wrote Blue?", "member", AnswerType.PERSON),
     ],
 )
 def test_a_what_phrase_ends_where_its_noun_does(text: str, head: str, kind: AnswerType) -> None:
@@ -430,3 +434,17 @@ def test_a_yes_or_no_pair_may_be_quoted_or_follow_the(text: str, sides: tuple[st
     comparison = read_question(text).comparison
     assert comparison is not None and comparison.prefer is Prefer.BOTH
     assert comparison.sides == sides
+
+
+@pytest.mark.parametrize(
+    ("text", "occupations"),
+    [
+        ("Who has more scope of profession, Ann Lee or Ivo Marsh?", True),
+        ("Which filmmaker had more diverse roles, Ann Lee or Ivo Marsh?", True),
+        ("Who played more roles, Ann Lee or Ivo Marsh?", False),
+    ],
+)
+def test_more_occupations_counts_what_each_side_is_defined_by(text: str, occupations: bool) -> None:
+    """Roles alone may be parts played: only varied ones are occupations."""
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.occupations is occupations

@@ -30,6 +30,11 @@ from app.answers.shared import common_class, definition_items
         ("Bitter Jester is a documentary starring Maija DiGiorgio.", [["documentary"]]),
         ("Astro Boy is a 2009 superhero film loosely based on the manga.", [["superhero", "film"]]),
         ("It opened in 1952.", []),
+        # what the subject is regarded as defines it too
+        (
+            "Ivo Marsh is widely regarded as a major Irish writer of his time.",
+            [["major", "writer"]],
+        ),
     ],
 )
 def test_a_definition_is_the_noun_phrases_after_the_copula(
