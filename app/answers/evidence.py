@@ -84,6 +84,8 @@ _PEOPLES = frozenset(
     "people ethnicity ethnic group tribe nation descent ancestry heritage origin"
     " religion faith denomination party language dialect tongue".split()
 )
+# A number's scale word: "24 million".
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 10**6, "billion": 10**9}
 # A value changed from: "changed from a weekly publication to a monthly one".
 _FORMER = re.compile(r"\bfrom\s+(?:(?:a|an|the)\s+)?$", re.I)
 _COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | _FREQUENCIES | members.SIZES
@@ -389,11 +391,13 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         for m in _NUMBER.finditer(text)
         if not set(re.findall(r"\d+", m.group())) & asked and not _ORDINAL.match(m.group())
     ]
-    wanted = set(question.terms)
+    wanted = frozenset(question.terms)
 
     def near(value: Value) -> int:
+        """The question's terms around the number, word families counting ("highest" for
+        "higher")."""
         window = text[max(0, value.start - NUMBER_WINDOW) : value.end + NUMBER_WINDOW]
-        return len(wanted & set(analyze(window)))
+        return len(related_terms(frozenset(analyze(window)), wanted))
 
     def counts_the_unit(value: Value) -> bool:
         """The unit read with the number ("25日", "two studio") or the words after it."""
@@ -442,7 +446,8 @@ def count_of(text: str) -> float | None:
     """The number a value holds, in digits or as an English number word."""
     digits = re.search(_DIGITS, text)
     if digits is not None:
-        return float(digits.group().replace(",", ""))
+        scale = _SCALES.get(text[digits.end() :].strip().casefold(), 1)
+        return float(digits.group().replace(",", "")) * scale
     word = text.split()[0].casefold().replace("-", "") if text.split() else ""
     return float(_COUNT_WORDS[word]) if word in _COUNT_WORDS else None
 

@@ -486,13 +486,15 @@ class _Composition:
 
         # A passage titled with the side is about it, its opening first, which dates the
         # thing itself ("a 2013 film") where a later sentence may date another ("a prequel
-        # to the 1939 film"); then a sentence that names it.
-        def order(e: Evidence) -> tuple[bool, bool, bool]:
+        # to the 1939 film"), then in its own order, which turns to other things later;
+        # then a sentence that names it.
+        def order(e: Evidence) -> tuple[bool, bool, bool, int]:
             titled = _titled(e, side)
             return (
                 not titled,
                 key not in e.text.casefold(),
                 titled and e is not self._opening(e.source),
+                e.offset + e.sentence.start if titled else 0,
             )
 
         about.sort(key=order)

@@ -125,12 +125,18 @@ _COMPOUND_KIN = re.compile(
     re.I,
 )
 _ROLE = re.compile(r"\b(?:the|whose|their|its|both)\s+(?P<words>[a-z]+(?:\s+[a-z]+)?)")
+_NAME_OF = r"(?:the\s+)?(?:(?:name|title)\s+of\s+(?:the\s+|an?\s+)?)?"
 _WH_PHRASE = re.compile(
-    r"\b(?:what|which)\s+(?:(?:is|was|are|were)\s+(?:the\s+)?"
-    r"(?:(?:name|title)\s+of\s+(?:the\s+|an?\s+)?)?)?"
+    rf"\b(?:what|which)(?:['’]s\s+{_NAME_OF}|\s+(?:(?:is|was|are|were)\s+{_NAME_OF}"
+    r"|of\s+(?:the\s+)?)?)"
     r"(?P<words>(?:[\w'-]+,?\s+){0,5}[\w'-]+)",
     re.I,
 )
+# A "what" inside the question that asks where no phrase or cue does: "… manages what
+# in the UK?", "… formerly known as what?"
+_WHAT = re.compile(
+    r"\S\s+what\b", re.I
+)  # not the first word: "What does it cover?" asks for a passage
 # A quiz's "this X" where a question has no question word: "… worked with this gospel
 # singer born in July?"
 _THIS_PHRASE = re.compile(r"\bthis\s+(?P<words>(?:[\w'-]+,?\s+){0,5}[\w'-]+)", re.I)
@@ -399,7 +405,12 @@ def _as_head(noun: str) -> tuple[str, AnswerType]:
 
 
 def _singular(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     return word[:-1] if word.endswith("s") and word[:-1] in _HEAD_KIND else word
+
+
+_IRREGULAR = {"men": "man", "women": "woman"}
 
 
 def _known_kind(word: str) -> str | None:
@@ -421,10 +432,21 @@ def _answer_type(text: str, relative: frozenset[int]) -> tuple[AnswerType, str |
     if phrase is not None:
         cues.append((phrase[0], len(_CUES), phrase[2]))
     if not cues:
-        return AnswerType.ANY, None
+        return _asking_anyway(text, relative)
     start, _, answer_type = min(cues, key=lambda c: (c[0], c[1]))
     head = phrase[1] if phrase is not None and phrase[0] == start else None
     return answer_type, head
+
+
+def _asking_anyway(text: str, relative: frozenset[int]) -> tuple[AnswerType, str | None]:
+    """A question ("…?") that asks by no word outside a relative clause asks by the word
+    the parse took for one (", which cyclone had …?", ", who is he?"), else by a "what"
+    inside it."""
+    if not text.rstrip().endswith("?"):
+        return AnswerType.ANY, None
+    if relative:
+        return _answer_type(text, frozenset())
+    return (AnswerType.ENTITY, None) if _WHAT.search(text) else (AnswerType.ANY, None)
 
 
 def _cue(pattern: re.Pattern[str], text: str, relative: frozenset[int]) -> int:

@@ -182,3 +182,20 @@ def test_a_people_answers_only_a_question_about_peoples(question: str, expected:
     )
     found = values(sentence, read_question(question), AnswerType.ENTITY)
     assert sorted(v.text for v in found) == sorted(expected)
+
+
+def test_a_count_is_scaled_by_its_number_word() -> None:
+    assert [count_of(t) for t in ("24 million", "1.5 billion", "3,677 seats")] == [
+        24_000_000.0,
+        1_500_000_000.0,
+        3_677.0,
+    ]
+
+
+def test_a_number_near_a_word_of_the_question_s_family_is_read() -> None:
+    """ "higher" asks for the number next to "highest"."""
+    question = read_question("Which peak stands higher, Elm Peak or Oak Peak?")
+    text = "Elm Peak is the second highest (7509 metres) of the range, and draws 40 climbers."
+    (sentence,) = passages({"Elm Peak": text})
+    found = values(sentence, question, AnswerType.NUMBER)
+    assert found and found[0].text == "7509 metres"

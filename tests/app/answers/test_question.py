@@ -264,7 +264,7 @@ def test_sides_set_off_by_commas_inside_the_question() -> None:
         (
             "Peter Curtis and Scott Draper are both what?",
             ("Peter Curtis", "Scott Draper"),
-            AnswerType.ANY,
+            AnswerType.ENTITY,
         ),
         (
             "Both the Harbour Museum and Fjordby Lighthouse are in which county?",
@@ -448,3 +448,26 @@ def test_more_occupations_counts_what_each_side_is_defined_by(text: str, occupat
     """Roles alone may be parts played: only varied ones are occupations."""
     comparison = read_question(text).comparison
     assert comparison is not None and comparison.occupations is occupations
+
+
+@pytest.mark.parametrize(
+    ("text", "relative", "expected"),
+    [
+        ("What's the name of the film starring Ann Lee?", (), (AnswerType.WORK, "film")),
+        ("Which of the teams that Ann Lee led was sold?", (), (AnswerType.ORGANISATION, "team")),
+        ("Which of these talented men was jailed?", (), (AnswerType.PERSON, "man")),
+        # the parse took the only question word for a relative clause's
+        ("Ohio is named after a signatory, who is he?", (33,), (AnswerType.PERSON, None)),
+        ("The civil war ended when?", (20,), (AnswerType.DATE, None)),
+        ("Ann Lee manages what in the United Kingdom?", (), (AnswerType.ENTITY, None)),
+        ("What does the policy cover?", (), (AnswerType.ANY, None)),
+        ("Ann Lee was born in 1937, who is he.", (26,), (AnswerType.ANY, None)),
+    ],
+)
+def test_a_question_asks_by_the_word_it_has(
+    text: str, relative: tuple[int, ...], expected: tuple[AnswerType, str | None]
+) -> None:
+    """ "What's" and "which of" open a phrase; a question with no other question word asks
+    by one the parse took for a relative clause's, else by a "what" inside it."""
+    question = read_question(text, frozenset(relative))
+    assert (question.answer_type, question.head) == expected
