@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from app.answers import members
 from app.answers.events import family, with_families
+from app.answers.kinds import named_kinds
 from app.answers.question import LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
 from ingest.analyzer import analyze
@@ -215,7 +216,7 @@ def _typed(evidence: Evidence, question: Question) -> bool:
     sign for ENTITY: there the name must carry the question's head noun."""
     found = values(evidence, question, question.answer_type)
     if question.answer_type is AnswerType.ENTITY:
-        head = question.head
+        head = question.kind_of or question.head
         return head is not None and any(shares_a_term(v.text, head) for v in found)
     return bool(found)
 
@@ -239,6 +240,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
     quoted = _quoted_titles(evidence.text, asked) if _quotable(question, wanted) else []
+    quoted += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
     whole = _wholes(quoted + [_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
         return _by_life_event(whole, question)
@@ -251,6 +253,14 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
             -nearness(evidence, v, terms),
         ),
     )
+
+
+def _kinds(evidence: Evidence, question: Question) -> list[Value]:
+    """For "what type of sprite?", the kinds of sprite the sentence names: "water sprite"."""
+    if question.kind_of is None:
+        return []
+    asked = question.text.casefold()
+    return [Value(*k) for k in named_kinds(evidence.text, question.kind_of, asked)]
 
 
 def _labels(question: Question, wanted: AnswerType) -> frozenset[str] | None:

@@ -152,6 +152,9 @@ _PHRASE_ENDS = frozenset(
 
 # Nouns that, before "of", ask for a class of the next noun's things, not for a thing of
 # their own kind: "what group of plants" asks for "flowering plants", no organisation.
+_KIND_OF = re.compile(
+    r"\b(?:what|which|this)\s+(?:kind|type|sort|class|variety)\s+of\s+(?P<noun>[a-z][\w-]*)", re.I
+)
 _CLASSES = frozenset("group kind type sort class family genus species breed variety".split())
 
 _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
@@ -200,7 +203,11 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
 _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     (re.compile(r"\b(first|earlier|earliest|before|older|oldest|sooner)\b", re.I), Prefer.EARLIER),
     (
-        re.compile(r"\b(last|later|latest|after|younger|youngest|newer|more recent(ly)?)\b", re.I),
+        re.compile(
+            r"\b(last|later|latest|after|younger|youngest|newer|newest"
+            r"|(?:more|most) recent(ly)?)\b",
+            re.I,
+        ),
         Prefer.LATER,
     ),
     (
@@ -288,6 +295,8 @@ _OCCUPATIONS = re.compile(
     r"|(?:diverse|varied|different)\s+roles)\b",
     re.I,
 )
+# "Rob Zombie's band White Zombie": the thing is the name after its owner and its kind.
+_OWNER = re.compile(r"^(?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*['’]s\s+(?:[a-z]+\s+){1,2}(?=[A-Z0-9])")
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+")  # lower case: "The Mask" keeps its article
 _LEADING = re.compile(r"^(?:[a-z]+,?\s+)+")  # "both movies, ", "the drinks "
 _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
@@ -344,6 +353,7 @@ class Question:
     # The people between the thing the question names and its answer, nearest the thing
     # first: "Where was the father of the director of film X born?" → (director, father).
     roles: tuple[str, ...] = ()
+    kind_of: str | None = None  # the noun of "what type of X", singular: sprite, activist
 
     @property
     def typed(self) -> bool:
@@ -462,7 +472,17 @@ def read_question(text: str, relative: frozenset[int] = frozenset()) -> Question
     comparison = _related(_comparison(text, answer_type), text, answer_type, head)
     terms = tuple(dict.fromkeys(family(t) for t in analyze(text) if _is_content(t)))
     roles = () if comparison is not None else _roles(text)
-    return Question(text, answer_type, comparison, terms, _unit(text), head, roles)
+    kind_of = _kind_of(text) if answer_type is AnswerType.ENTITY and head in _CLASSES else None
+    return Question(text, answer_type, comparison, terms, _unit(text), head, roles, kind_of)
+
+
+def _kind_of(text: str) -> str | None:
+    """The noun a "what type of X" question asks the kind of, singular."""
+    found = _KIND_OF.search(text)
+    if found is None:
+        return None
+    noun = found.group("noun").casefold()
+    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
 
 
 def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
@@ -571,6 +591,7 @@ def _sides(text: str) -> tuple[str, str] | None:
         found = pattern.search(text)
         a, b = (_ARTICLE.sub("", found.group(k).strip()) for k in "ab") if found else ("", "")
         a, b = _AUXILIARY.sub("", a), _TRAILING.sub("", b)
+        a, b = _OWNER.sub("", a), _OWNER.sub("", b)
         if a and b and _is_side(a) and _is_side(b):
             return a, b
     return None

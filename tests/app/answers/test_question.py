@@ -471,3 +471,31 @@ def test_a_question_asks_by_the_word_it_has(
     by one the parse took for a relative clause's, else by a "what" inside it."""
     question = read_question(text, frozenset(relative))
     assert (question.answer_type, question.head) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Which board game was published most recently, Pirate's Cove or Catan?",
+        "Which film is the newest, Elm Street or Oak Tree?",
+    ],
+)
+def test_the_most_recent_is_the_later_date_not_the_larger_number(text: str) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is not None
+    assert (comparison.prefer, comparison.value) == (Prefer.LATER, AnswerType.DATE)
+
+
+def test_a_side_named_after_its_owner_and_kind_is_the_name() -> None:
+    text = "Which band has released more albums, Elm Street or Ann Lee's band Oak Tree?"
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.sides == ("Elm Street", "Oak Tree")
+    for text, side in [
+        ("Which film came out first, Schindler's List or The Pianist?", "Schindler's List"),
+        (
+            'Which came first, "Hey Pa! There\'s a Goat on the Roof" or "Elm"?',
+            '"Hey Pa! There\'s a Goat on the Roof"',
+        ),
+    ]:
+        kept = read_question(text).comparison
+        assert kept is not None and kept.sides[0] == side

@@ -1,0 +1,59 @@
+"""What kind of a thing a sentence names, for "What type of sprite did she play?", "… what
+kind of activist?": the words a sentence puts before the noun asked about ("a water
+sprite", "conceptual artist and political activist"), with the noun.
+
+English word order only: up to three modifiers before the noun, back to a determiner, a
+preposition, a conjunction, a comma or a verb-like word. A phrase the question holds is
+no answer, and "the lamp" of "this type of lamp" names no kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+MODIFIERS = 3  # words before the noun read as its kind
+_STOPS = frozenset(
+    "a an the this that these those its his her their our my your of in on at by for from"
+    " with to and or but as is was are were be been being has had have which who whom whose"
+    " what also other another one some any each every no".split()
+)
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def named_kinds(text: str, noun: str, asked: str) -> list[tuple[str, int, int]]:
+    """Each "<modifiers> <noun>" phrase of the sentence whose modifiers the question does
+    not hold, as (text, start, end): the kind of the noun the sentence names."""
+    found = []
+    words = list(_WORD.finditer(text))
+    for index, word in enumerate(words):
+        if _is_noun(word.group(), noun):
+            start = _first_modifier(text, words, index, asked)
+            if start is not None:
+                found.append((text[start : word.end()], start, word.end()))
+    return found
+
+
+def _is_noun(word: str, noun: str) -> bool:
+    folded = word.casefold()
+    return folded in (noun, noun + "s", noun + "es")
+
+
+def _first_modifier(text: str, words: list[re.Match[str]], index: int, asked: str) -> int | None:
+    """Where the noun's modifiers start, if it has any and the question does not hold the
+    phrase."""
+    start = None
+    for previous in range(index - 1, max(index - MODIFIERS, 0) - 1, -1):
+        word, after = words[previous], words[previous + 1]
+        if _ends_modifiers(word.group(), text[word.end() : after.start()], previous < index - 1):
+            break
+        start = word.start()
+    if start is None or text[start : words[index].end()].casefold() in asked:
+        return None
+    return start
+
+
+def _ends_modifiers(word: str, between: str, farther: bool) -> bool:
+    """A small word, punctuation, or farther back a lower-case word ending in "s", most
+    often a verb ("provides IT products"); next to the noun it may modify ("sports car")."""
+    verb_like = farther and word.islower() and word.endswith("s") and not word.endswith("ss")
+    return word.casefold() in _STOPS or not between.isspace() or verb_like
