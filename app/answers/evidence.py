@@ -86,7 +86,7 @@ _PEOPLES = frozenset(
     " religion faith denomination party language dialect tongue".split()
 )
 # A number's scale word: "24 million".
-_SCALES = {"hundred": 100, "thousand": 1_000, "million": 10**6, "billion": 10**9}
+SCALES = {"hundred": 100, "thousand": 1_000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 # A value changed from: "changed from a weekly publication to a monthly one".
 _FORMER = re.compile(r"\bfrom\s+(?:(?:a|an|the)\s+)?$", re.I)
 _COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | _FREQUENCIES | members.SIZES
@@ -239,9 +239,10 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
         return []
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
-    quoted = _quoted_titles(evidence.text, asked) if _quotable(question, wanted) else []
-    quoted += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
-    whole = _wholes(quoted + [_whole(evidence, n, question) for n in found])
+    # Read from the text, not the entity model: quoted titles, kinds ("water sprite").
+    read = _quoted_titles(evidence.text, asked) if _quotable(question, wanted) else []
+    read += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
+    whole = _wholes(read + [_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
         return _by_life_event(whole, question)
     terms = frozenset(question.terms)
@@ -249,7 +250,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
         whole,
         key=lambda v: (
             not _names_the_head(v, question),
-            v not in quoted,
+            v not in read,
             -nearness(evidence, v, terms),
         ),
     )
@@ -456,7 +457,7 @@ def count_of(text: str) -> float | None:
     """The number a value holds, in digits or as an English number word."""
     digits = re.search(_DIGITS, text)
     if digits is not None:
-        scale = _SCALES.get(text[digits.end() :].strip().casefold(), 1)
+        scale = SCALES.get(text[digits.end() :].strip().casefold(), 1)
         return float(digits.group().replace(",", "")) * scale
     word = text.split()[0].casefold().replace("-", "") if text.split() else ""
     return float(_COUNT_WORDS[word]) if word in _COUNT_WORDS else None

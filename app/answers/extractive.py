@@ -344,6 +344,10 @@ class _Composition:
                 return [*kept, (opening, Value(name, 0, 0))]  # the title, not in the text
         return chain
 
+    def _opening_of(self, about: list[Evidence]) -> Evidence | None:
+        """The opening sentence of the passage best about a side."""
+        return self._opening(about[0].source) if about else None
+
     def _opening(self, source: Source) -> Evidence | None:
         """The first sentence of a source that opens its document."""
         own = [e for e in self.ranked if e.source is source and e.offset == 0]
@@ -410,8 +414,7 @@ class _Composition:
     def _occupations(self, side: str) -> tuple[Evidence, Value | None] | None:
         """How many occupations the opening sentence of a side's passage defines it by:
         "an American screenwriter, director and producer" three."""
-        about = self._about_side(side)
-        opening = self._opening(about[0].source) if about else None
+        opening = self._opening_of(self._about_side(side))
         count = len(definition_items(opening.text)) if opening is not None else 0
         return (opening, Value(str(count), 0, 0)) if opening and count else None  # a count
 
@@ -469,7 +472,7 @@ class _Composition:
 
     def _common_class(self, a: list[Evidence], b: list[Evidence]) -> Common | None:
         """The class both sides' opening sentences define them as."""
-        first, second = (self._opening(side[0].source) if side else None for side in (a, b))
+        first, second = self._opening_of(a), self._opening_of(b)
         if first is None or second is None:
             return None
         found = common_class(first.text, second.text)

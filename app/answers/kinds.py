@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 
 MODIFIERS = 3  # words before the noun read as its kind
+# Not the analyzer's stopwords: those hold "it", "more" and "same", and "IT products" is a
+# kind of product.
 _STOPS = frozenset(
     "a an the this that these those its his her their our my your of in on at by for from"
     " with to and or but as is was are were be been being has had have which who whom whose"

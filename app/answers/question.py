@@ -151,11 +151,14 @@ _PHRASE_ENDS = frozenset(
 )
 
 # Nouns that, before "of", ask for a class of the next noun's things, not for a thing of
-# their own kind: "what group of plants" asks for "flowering plants", no organisation.
+# their own kind: "what group of plants" asks for "flowering plants", no organisation. A
+# definition's "a genus of flowering plants" uses them too (app/answers/shared.py).
+CLASS_NOUNS = frozenset("group kind type class family genus species breed variety".split())
+_CLASSES = CLASS_NOUNS | {"sort"}
+# "What type of sprite?": a kind of the noun, named by the words before it in a sentence.
 _KIND_OF = re.compile(
     r"\b(?:what|which|this)\s+(?:kind|type|sort|class|variety)\s+of\s+(?P<noun>[a-z][\w-]*)", re.I
 )
-_CLASSES = frozenset("group kind type sort class family genus species breed variety".split())
 
 _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (

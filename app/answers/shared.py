@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from app.answers.evidence import Evidence, related_terms, values
-from app.answers.question import AnswerType, Question
+from app.answers.question import CLASS_NOUNS, AnswerType, Question
 from ingest.analyzer import analyze
 
 _DEFINITION = re.compile(
@@ -28,10 +28,7 @@ _DEFINITION = re.compile(
     re.I | re.S,
 )
 # A noun before "of" that only introduces the class: "a genus of flowering plants".
-_INTRODUCES = frozenset(
-    "genus family type kind form species group variety class breed style member one brand"
-    " collection".split()
-)
+_INTRODUCES = CLASS_NOUNS | {"form", "style", "member", "one", "brand", "collection"}
 _ENDS = frozenset(
     "who whom whose which that from in on at by for with to best based born located"
     " founded written directed produced created as since during where when".split()

@@ -9,7 +9,7 @@ import re
 from datetime import date
 
 from app.answers.countries import countries_in
-from app.answers.evidence import Evidence, Value, count_of
+from app.answers.evidence import SCALES, Evidence, Value, count_of
 from app.answers.question import AnswerType, Comparison, Prefer, Question
 from app.answers.shared import same_name
 from ingest.analyzer import analyze
@@ -31,7 +31,7 @@ _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו ש�
 _WORD_AFTER = re.compile(r"\s+[^\W\d]+$")  # "44 victories"; not "25日"
 _MEASURE = re.compile(r"\bhow\s+(?:long|far|tall|high|big|large|heavy|old|much|wide|deep)\b", re.I)
 _POSSESSIVE = re.compile(r"['’]s$")
-_MAGNITUDE = re.compile(r"\s(?:hundred|thousand|million|billion|trillion|percent)$", re.I)
+_MAGNITUDE = re.compile(r"\s(?:" + "|".join([*SCALES, "percent"]) + r")$", re.I)
 
 
 def winner(comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]) -> str:
