@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 from psycopg.rows import dict_row
 
+from retrieval.title_links import Titled
 from store.pool import Conn
 from store.scope import Scope
 
@@ -134,6 +135,16 @@ async def titled_chunks(conn: Conn, scope: Scope, titles: list[str]) -> list[str
         [*params, titles],
     )
     return [row[0] for row in await cursor.fetchall()]
+
+
+async def chunk_titles(conn: Conn, tenant_id: UUID, chunk_ids: list[UUID]) -> dict[UUID, Titled]:
+    """Each chunk's document and its title."""
+    cursor = await conn.execute(
+        "SELECT c.id, d.id, d.title FROM chunks c JOIN documents d ON d.id = c.document_id"
+        " WHERE c.id = ANY(%s) AND c.tenant_id = %s",
+        (chunk_ids, tenant_id),
+    )
+    return {chunk: Titled(document, title) for chunk, document, title in await cursor.fetchall()}
 
 
 async def chunks_in_scope(conn: Conn, scope: Scope, chunk_ids: list[UUID]) -> set[UUID]:

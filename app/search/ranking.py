@@ -24,7 +24,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from itertools import pairwise
 from uuid import UUID
@@ -36,6 +36,7 @@ from graph.edges import RelationshipPath
 from retrieval.coverage import QueryCoverage
 from retrieval.fusion import mmr, normalised, reciprocal_rank_fusion
 from retrieval.request import Leg
+from retrieval.title_links import Titled, linked_first
 from store.search import ChunkVector
 
 CANDIDATES = 50
@@ -121,6 +122,18 @@ def reranked(candidates: list[Candidate], scores: list[float]) -> list[Candidate
     return sorted(leading, key=lambda c: -c.score) + [c for c in candidates if not c.head]
 
 
+def title_linked(
+    candidates: list[Candidate], texts: Mapping[UUID, str], titled: Mapping[UUID, Titled]
+) -> list[Candidate]:
+    """The best passages, then the candidates whose documents they name by title
+    (retrieval/title_links.py), then the rest."""
+    by_id = {c.chunk_id: c for c in candidates}
+    was = {c.chunk_id: i for i, c in enumerate(candidates)}
+    order = linked_first(list(was), texts, titled)
+    lifted = {c for i, c in enumerate(order) if i < was[c]}
+    return _monotonic([by_id[c] for c in order], lifted)
+
+
 def keeps_fused_order(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> bool:
     """Whether the head keeps the fused order: the graph led, or a second round ran."""
     graph = results.get(Leg.GRAPH)
@@ -177,10 +190,12 @@ def _diversified(
     return _monotonic([by_id[i] for i in order])
 
 
-def _monotonic(ordered: list[Candidate]) -> list[Candidate]:
-    """Scores that fall along the diversified order, so merging by score keeps it."""
+def _monotonic(ordered: list[Candidate], lifted: Set[UUID] = frozenset()) -> list[Candidate]:
+    """Scores that fall along the new order, so merging by score keeps it; a lifted
+    candidate scores just below the one before it."""
     for previous, c in pairwise(ordered):
-        c.score = min(c.score, previous.score - ORDER_STEP)
+        below = previous.score - ORDER_STEP
+        c.score = below if c.chunk_id in lifted else min(c.score, below)
     return ordered
 
 

@@ -38,6 +38,7 @@ from graph.edges import RelationshipPath
 from graph.temporal import TimeFilter
 from retrieval.highlights import highlights
 from retrieval.request import Leg, Mode, ResultType, SearchRequest
+from retrieval.title_links import Titled
 from store import search as rows
 from store import search_logs
 from store.collections import Collection
@@ -177,18 +178,39 @@ class Search:
         reads their passages, while the blend re-scores the head, rather than after it."""
         fused = ranking.fuse(results, context.request.top_k, second)
         may_return = _may_return(context.request, fused)
-        found, candidates, collected.passages = await asyncio.gather(
+        found, candidates, collected.passages, titled = await asyncio.gather(
             self._paths(context.tenant, context.request, may_return, collected.timings),
             self._reordered(context, fused, vector, ranking.keeps_fused_order(results, second)),
             self._passages(context.tenant.id, may_return),
+            self._titled(context, fused),
         )
         if found is None:  # Neo4j failed: the graph leg's hits go, as on any of its errors
             collected.missing.add(Leg.GRAPH)
             del results[Leg.GRAPH]
             return await self._ranked(context, results, vector, second, collected)
-        for candidate in _returned(context.request, candidates):
-            candidate.path = found.get(str(candidate.chunk_id))
+        texts = {chunk: passage.content for chunk, passage in collected.passages.items()}
+        candidates = ranking.title_linked(candidates, texts, titled)
+        await self._with_paths(context, _returned(context.request, candidates), found)
         return candidates
+
+    async def _titled(self, context: LegContext, fused: list[Candidate]) -> dict[UUID, Titled]:
+        """The candidates' documents and titles, for a hybrid search's title links."""
+        if context.request.mode is not Mode.HYBRID or not fused:
+            return {}
+        async with autocommitted(self._pool) as conn:
+            return await rows.chunk_titles(conn, context.tenant.id, [c.chunk_id for c in fused])
+
+    async def _with_paths(
+        self, context: LegContext, returned: list[Candidate], found: dict[str, RelationshipPath]
+    ) -> None:
+        """Each returned graph hit's relationship path; a title link may lift one whose path
+        was not built beside the re-scoring (if Neo4j fails now, it goes without)."""
+        lifted = [c for c in returned if c.trail and str(c.chunk_id) not in found]
+        if lifted:
+            more = await self._paths(context.tenant, context.request, lifted, {})
+            found = {**found, **(more or {})}
+        for candidate in returned:
+            candidate.path = found.get(str(candidate.chunk_id))
 
     async def _paths(
         self,

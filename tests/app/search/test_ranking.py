@@ -10,6 +10,7 @@ from app.search import ranking
 from app.search.results import LegResult
 from retrieval.coverage import PassageTerms, QueryCoverage
 from retrieval.request import Leg
+from retrieval.title_links import Titled
 from store.search import ChunkVector
 
 A, B, C, D = (uuid.UUID(int=i) for i in range(1, 5))
@@ -137,3 +138,19 @@ def test_the_passage_that_answers_the_rest_of_the_query_comes_after_the_first() 
     covered = ranking.blend(_graph_head(A, B, C), vectors, keep_order=True, coverage=coverage)
     assert [c.chunk_id for c in covered] == [A, C, B]
     assert covered[0].score > covered[1].score > covered[2].score
+
+
+def test_a_title_link_lifts_a_candidate_and_scores_fall_along_the_new_order() -> None:
+    """E's document is named by the best passage: it follows the best three, scoring just
+    below the third, and the passages it passed score below it."""
+    E = uuid.UUID(int=5)
+    candidates = [
+        ranking.Candidate(c, 2.0 - i / 10, [Leg.KEYWORD]) for i, c in enumerate((A, B, C, D, E))
+    ]
+    titled = {c: Titled(c, f"Title {c.int}") for c in (A, B, C, D)}
+    titled[E] = Titled(E, "Mira Vance")
+    linked = ranking.title_linked(candidates, {A: "Written by Mira Vance."}, titled)
+    assert [c.chunk_id for c in linked] == [A, B, C, E, D]
+    scores = [c.score for c in linked]
+    assert scores == sorted(scores, reverse=True) and scores[3] > 1.7 - 1e-3
+    assert ranking.title_linked(candidates[:2], {}, {}) == candidates[:2]

@@ -230,3 +230,30 @@ def test_a_quoted_title_with_its_qualifier_picks_that_document(
     for qualifier in ("planet", "element"):
         result = search(client, name, f"What is Mercury ({qualifier.title()}) like?", mode="GRAPH")
         assert paths(result)[0] == qualifier
+
+
+def test_a_document_the_best_passages_name_by_title_comes_next(
+    client: GraphQLClient, stack: Stack
+) -> None:
+    """The bridge's page shares one word with the question; five distractors share most.
+    The best passage names it by title, so it follows the best three passages."""
+    shared = "is a novel about lighthouse keepers on a stormy coast. Its author was born in a port."
+    decoys = ["Tide Keepers", "Beacon Watch", "Storm Coast", "The Last Keeper", "Salt and Lamp"]
+    docs = [
+        {
+            "externalId": "novel",
+            "title": "Harbor Lights (novel)",
+            "text": "Harbor Lights is a novel about lighthouse keepers, written by Maren Holt.",
+        },
+        *(
+            {"externalId": f"decoy-{i}", "title": t, "text": f"{t} {shared}"}
+            for i, t in enumerate(decoys)
+        ),
+        {"externalId": "author", "title": "Maren Holt", "text": "Maren Holt was born in Bergen."},
+    ]
+    name = graphed_collection(client, stack, *docs)
+    query = "Where was the author of the lighthouse keepers novel Harbor Lights born?"
+    alone = paths(search(client, name, query, mode="KEYWORD", topK=7))
+    assert alone.index("author") > 3
+    linked = paths(search(client, name, query, legs=["SEMANTIC", "KEYWORD"], topK=7))
+    assert linked[0] == "novel" and linked[3] == "author"

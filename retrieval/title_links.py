@@ -1,0 +1,87 @@
+"""Title links: the documents a search's best passages name by their titles come next.
+
+In a collection of documents about named things (encyclopaedia pages, people, products,
+places), a passage names other documents by their titles as a hyperlink would. A multi-hop
+question's best passage names the bridge ("... directed by Adriana Trigiani"), whose own page
+shares few of the question's words and ranks below distractors that share many. The best
+LINKING_PASSAGES passages keep their places; the candidates whose document they name follow
+them, in their own order, before the rest.
+
+Only candidates are lifted, never documents the legs did not find: a title that is also a
+common word ("December", a magazine) is named everywhere, and is rarely among the query's
+candidates. A title is named by itself or, when it reads like a name, without its qualifier
+("Kiss and Tell" for "Kiss and Tell (1945 film)"), as whole words in the same case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeVar
+
+from ingest._stopwords import ENGLISH as STOPWORDS
+from ingest.titles import subject_name
+
+LINKING_PASSAGES = 3  # the best passages whose names lift documents
+MAX_LINKS = 3  # documents lifted: a list page names dozens
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Titled:
+    """A candidate's document and its title."""
+
+    document: Hashable
+    title: str
+
+
+def linked_first(order: Sequence[K], texts: Mapping[K, str], titled: Mapping[K, Titled]) -> list[K]:
+    """The order with the best passages first, then the candidates whose document they name
+    (each document once, by its best candidate), then the rest."""
+    top, rest = list(order[:LINKING_PASSAGES]), list(order[LINKING_PASSAGES:])
+    named = [texts[k] for k in top if k in texts]
+    own = {titled[k].document for k in top if k in titled}
+    linked = _linked(rest, named, titled, own)
+    return top + linked + [k for k in rest if k not in linked]
+
+
+def _linked(
+    rest: list[K], texts: list[str], titled: Mapping[K, Titled], own: set[Hashable]
+) -> list[K]:
+    """Up to MAX_LINKS candidates, in order, of documents the texts name (and not their own)."""
+    linked: list[K] = []
+    seen = set(own)
+    for key in rest:
+        document = titled.get(key)
+        if document is None or document.document in seen or len(linked) == MAX_LINKS:
+            continue
+        seen.add(document.document)
+        if any(names(text, document.title) for text in texts):
+            linked.append(key)
+    return linked
+
+
+def names(text: str, title: str) -> bool:
+    """Whether the text names the title, whole words in the same case."""
+    return any(pattern.search(text) for pattern in _patterns(title))
+
+
+@lru_cache(maxsize=4096)
+def _patterns(title: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(rf"(?<!\w){re.escape(f)}(?!\w)") for f in title_forms(title))
+
+
+def title_forms(title: str) -> set[str]:
+    """The title, and without its qualifier when that reads like a name; a form must have a
+    capital letter and be more than one small word ("It", "More")."""
+    forms = {" ".join(title.split()), subject_name(title) or ""}
+    return {f for f in forms if _may_link(f)}
+
+
+def _may_link(form: str) -> bool:
+    if not any(char.isupper() for char in form):
+        return False
+    words = form.split()
+    return len(words) > 1 or (len(form) > 1 and form.casefold() not in STOPWORDS)

@@ -1,0 +1,65 @@
+"""Title links: the documents the best passages name by title come next."""
+
+from __future__ import annotations
+
+from retrieval.title_links import MAX_LINKS, Titled, linked_first, names, title_forms
+
+TITLES = {
+    "film": Titled("d-film", "Big Stone Gap (film)"),
+    "other": Titled("d-other", "Kingston Morning"),
+    "third": Titled("d-third", "Nola (film)"),
+    "author": Titled("d-author", "Adriana Trigiani"),
+    "author-2": Titled("d-author", "Adriana Trigiani"),
+    "magazine": Titled("d-magazine", "December (magazine)"),
+}
+FILM = "Big Stone Gap is a 2014 romantic comedy written and directed by Adriana Trigiani."
+
+
+def test_a_named_document_follows_the_best_passages_by_its_best_passage() -> None:
+    order = ["film", "other", "third", "magazine", "author", "author-2"]
+    texts = {"film": FILM, "other": "A morning in Kingston.", "third": "Nola, in the winter."}
+    assert linked_first(order, texts, TITLES) == [
+        "film",
+        "other",
+        "third",
+        "author",
+        "magazine",
+        "author-2",
+    ]
+
+
+def test_the_best_passages_keep_their_places_and_a_document_names_not_itself() -> None:
+    order = ["other", "film", "third", "author"]
+    texts = {"film": FILM}
+    assert linked_first(order, texts, TITLES) == order
+    alone = {
+        "film": Titled("d-film", "Big Stone Gap (film)"),
+        "x": Titled("d-film", "Big Stone Gap"),
+    }
+    assert linked_first(["film", "a", "b", "x"], {"film": FILM}, alone) == ["film", "a", "b", "x"]
+
+
+def test_no_more_than_max_links_are_lifted() -> None:
+    listed = {f"p{i}": Titled(f"d{i}", f"Person Number{i}") for i in range(MAX_LINKS + 2)}
+    page = " and ".join(f"Person Number{i}" for i in range(MAX_LINKS + 2))
+    order = ["list", "a", "b", "c", *listed]
+    lifted = linked_first(order, {"list": page}, listed)
+    assert lifted[3 : 3 + MAX_LINKS] == [f"p{i}" for i in range(MAX_LINKS)]
+    assert lifted[3 + MAX_LINKS] == "c"
+
+
+def test_a_title_is_named_whole_in_its_own_case() -> None:
+    assert names(FILM, "Adriana Trigiani") and names(FILM, "Big Stone Gap (film)")
+    assert not names(FILM, "Adriana Trigianis") and not names(FILM, "Ston")
+    assert not names("big stone gap is a town", "Big Stone Gap (film)")
+    assert names("born in Kiss and Tell, a film", "Kiss and Tell (1945 film)")
+
+
+def test_small_words_and_prose_titles_link_nothing() -> None:
+    assert title_forms("It (novel)") == {"It (novel)"}
+    assert title_forms("More") == set() and title_forms("a quiet year") == set()
+    assert title_forms("A") == set()
+    assert title_forms("Kiss and Tell (1945 film)") == {
+        "Kiss and Tell (1945 film)",
+        "Kiss and Tell",
+    }
