@@ -66,7 +66,8 @@ def fuse(
     results: dict[Leg, LegResult], top_k: int, second: Sequence[LegResult] = ()
 ) -> list[Candidate]:
     """The best CANDIDATES by weighted RRF, best first, each with the legs that found it. A
-    second round's keyword rankings (app/search/second_round.py) weigh as a text leg does.
+    second round's keyword rankings (app/search/second_round.py) weigh together as one text
+    leg: at a text leg's weight each, its two outweighed the first round's three legs.
 
     The head, which the next step re-orders, is the best head_size(top_k) and each leg's own
     best top_k. A leg weighed far above the others (a peaked walk) would otherwise push the
@@ -75,6 +76,7 @@ def fuse(
     weights = {leg.value: _weight(leg, r) for leg, r in results.items()}
     rankings = {leg.value: r.ranked for leg, r in results.items()}
     rankings.update({f"second {i}": r.ranked for i, r in enumerate(second)})
+    weights.update({f"second {i}": 1.0 / len(second) for i in range(len(second))})
     fused = reciprocal_rank_fusion(rankings, weights)
     ordered = sorted(fused, key=lambda c: (-fused[c], str(c)))
     leading = set(ordered[: head_size(top_k)])

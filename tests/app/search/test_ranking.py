@@ -154,3 +154,12 @@ def test_a_title_link_lifts_a_candidate_and_scores_fall_along_the_new_order() ->
     scores = [c.score for c in linked]
     assert scores == sorted(scores, reverse=True) and scores[3] > 1.7 - 1e-3
     assert ranking.title_linked(candidates[:2], {}, {}) == candidates[:2]
+
+
+def test_a_second_round_weighs_as_one_text_leg() -> None:
+    """Two second-round searches ranking D first add what one text leg would, not twice it
+    (which would tie D with A): the first round's second-best, B, stays ahead of D."""
+    results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B)}
+    fused = ranking.fuse(results, 5, [leg(D), leg(D)])
+    assert [c.chunk_id for c in fused] == [A, B, D]
+    assert fused[2].methods == [Leg.KEYWORD]
