@@ -60,9 +60,13 @@ class SearchRequest:
     fail_closed: bool = False
     hops: int = 2
     as_of: datetime | None = None
-    second_round: bool = False  # keyword searches for the bridge entities of the first round
+    second_round: bool | None = None  # keyword searches for the first round's bridges;
+    # None runs them in HYBRID mode, the only one they serve
     match_facts: bool = False  # the walk also starts from the entities of facts it resembles
     legs: tuple[Leg, ...] = tuple(Leg)
+
+    def runs_second_round(self) -> bool:
+        return self.mode is Mode.HYBRID if self.second_round is None else self.second_round
 
     def active_legs(self) -> tuple[Leg, ...]:
         if self.mode in SINGLE_LEG:

@@ -69,11 +69,11 @@ class SearchFiltersInput:
 class GraphSearchInput:
     hops: int = 2
     as_of: datetime | None = None
-    second_round: bool = strawberry.field(
-        default=False,
+    second_round: bool | None = strawberry.field(
+        default=None,
         description="HYBRID only: a second round searches again for the entities the first"
         " round's top passages name near the query's relation words (bridges), and fuses"
-        " what it finds. Off by default: it costs about 30 ms (bench/RESULTS.md).",
+        " what it finds. On in HYBRID unless false; it costs about 4 ms (bench/RESULTS.md).",
     )
     match_facts: bool = strawberry.field(
         default=False,

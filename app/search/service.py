@@ -150,7 +150,7 @@ class Search:
     ) -> list[LegResult]:
         """The second round's rankings when asked for; its searches are keyword searches, so
         their failure counts as the keyword leg's."""
-        if not context.request.second_round or not results:
+        if not context.request.runs_second_round() or not results:
             return []
         started = time.perf_counter()
         try:
