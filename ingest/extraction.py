@@ -16,6 +16,7 @@ from spacy.tokens import Doc, Span
 
 from ingest.dates import DateValue, parse_date
 from ingest.facts import sentence_triples
+from ingest.mentions import Mention
 
 TYPE_GROUPS = {
     "PERSON": "PERSON",
@@ -38,16 +39,6 @@ MAX_SENTENCE_TOKENS = 300
 _LETTER = re.compile(r"[^\W\d_]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
-
-
-@dataclass(frozen=True)
-class Mention:
-    text: str
-    label: str
-    group: str
-    start: int  # offsets into the document's text
-    end: int
-    sentence: int
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from ingest.dates import DateValue
-from ingest.extraction import ChunkGraph, Fact, Mention, Named
+from ingest.extraction import ChunkGraph, Fact, Named
+from ingest.mentions import Mention
 from ingest.resolution import ResolvedEntity, resolve
 from ingest.titles import TitleSubject, title_mention
 

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ingest.extraction import Mention
+from ingest.mentions import Mention
 from ingest.resolution import normalise
 
 TITLE_LABEL = "TITLE"

@@ -54,8 +54,10 @@ def _linked(
     linked: list[K] = []
     seen = set(own)
     for key in rest:
+        if len(linked) == MAX_LINKS:
+            break
         document = titled.get(key)
-        if document is None or document.document in seen or len(linked) == MAX_LINKS:
+        if document is None or document.document in seen:
             continue
         seen.add(document.document)
         if any(names(text, document.title) for text in texts):

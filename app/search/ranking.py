@@ -20,6 +20,8 @@
    next to the first, instead of the first passage's near namesakes. The head stays above the
    tail, so what fusion found is re-ordered, never dropped.
 3. A chunk of a section the query names leads the order.
+4. Title links (retrieval/title_links.py): the candidates whose documents the three best
+   passages name by title follow them. Only HYBRID searches read titles for it.
 """
 
 from __future__ import annotations
@@ -133,7 +135,7 @@ def title_linked(
     was = {c.chunk_id: i for i, c in enumerate(candidates)}
     order = linked_first(list(was), texts, titled)
     lifted = {c for i, c in enumerate(order) if i < was[c]}
-    return _monotonic([by_id[c] for c in order], lifted)
+    return _monotonic([by_id[c] for c in order], lifted) if lifted else candidates
 
 
 def keeps_fused_order(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> bool:

@@ -205,9 +205,9 @@ class Search:
     ) -> None:
         """Each returned graph hit's relationship path; a title link may lift one whose path
         was not built beside the re-scoring (if Neo4j fails now, it goes without)."""
-        lifted = [c for c in returned if c.trail and str(c.chunk_id) not in found]
-        if lifted:
-            more = await self._paths(context.tenant, context.request, lifted, {})
+        pathless = [c for c in returned if c.trail and str(c.chunk_id) not in found]
+        if pathless:
+            more = await self._paths(context.tenant, context.request, pathless, {})
             found = {**found, **(more or {})}
         for candidate in returned:
             candidate.path = found.get(str(candidate.chunk_id))

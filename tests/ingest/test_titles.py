@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ingest.extraction import Mention
+from ingest.mentions import Mention
 from ingest.titles import (
     UNKNOWN_GROUP,
     subject_name,
