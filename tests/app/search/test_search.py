@@ -236,7 +236,8 @@ def test_a_document_the_best_passages_name_by_title_comes_next(
     client: GraphQLClient, stack: Stack
 ) -> None:
     """The bridge's page shares one word with the question; five distractors share most.
-    The best passage names it by title, so it follows the best three passages."""
+    The best passage names it by title, so it follows the best three passages. The text
+    legs alone, without the second round, which could find it too."""
     shared = "is a novel about lighthouse keepers on a stormy coast. Its author was born in a port."
     decoys = ["Tide Keepers", "Beacon Watch", "Storm Coast", "The Last Keeper", "Salt and Lamp"]
     docs = [
@@ -255,5 +256,6 @@ def test_a_document_the_best_passages_name_by_title_comes_next(
     query = "Where was the author of the lighthouse keepers novel Harbor Lights born?"
     alone = paths(search(client, name, query, mode="KEYWORD", topK=7))
     assert alone.index("author") > 3
-    linked = paths(search(client, name, query, legs=["SEMANTIC", "KEYWORD"], topK=7))
+    text_legs = {"legs": ["SEMANTIC", "KEYWORD"], "graph": {"secondRound": False}}
+    linked = paths(search(client, name, query, topK=7, **text_legs))
     assert linked[0] == "novel" and linked[3] == "author"
