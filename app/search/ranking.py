@@ -12,10 +12,12 @@
    hits asked for) is re-scored: by the reranker when one is configured; else, when the graph
    did not lead, by the blend 60% vector similarity, 25% fused relevance, 15% importance (1.0
    until engagement feedback exists). A graph-led head keeps the fused order: on 2Wiki the
-   vector blend cost it 3 points of R@2 (bench/RESULTS.md). So does a head with a second round's
-   rankings: like the walk's, they find bridge passages that resemble the query little. The head
-   is then ordered greedily by MMR, which keeps near-duplicates, and passages of one document,
-   apart, and adds to each next passage's score the share of the query it answers beside the
+   vector blend cost it 3 points of R@2 (bench/RESULTS.md). A head with a second round's
+   rankings is blended too, now that they weigh as one text leg: keeping its fused order, as
+   the round once needed, did no better in HYBRID and kept the blend from the searches where
+   no walk led (bench/RESULTS.md, "Retrieval generality, fifth round"). The head is then
+   ordered greedily by MMR, which keeps near-duplicates, and passages of one document, apart,
+   and adds to each next passage's score the share of the query it answers beside the
    passages before it (retrieval/coverage.py): the second passage of a multi-hop answer comes
    next to the first, instead of the first passage's near namesakes. The head stays above the
    tail, so what fusion found is re-ordered, never dropped.
@@ -138,11 +140,10 @@ def title_linked(
     return _monotonic([by_id[c] for c in order], lifted) if lifted else candidates
 
 
-def keeps_fused_order(results: dict[Leg, LegResult], second: Sequence[LegResult] = ()) -> bool:
-    """Whether the head keeps the fused order: the graph led, or a second round ran."""
+def keeps_fused_order(results: dict[Leg, LegResult]) -> bool:
+    """Whether the head keeps the fused order: the graph led."""
     graph = results.get(Leg.GRAPH)
-    led = graph is not None and bool(graph.seeds) and bool(graph.ranked)
-    return led or any(r.ranked for r in second)
+    return graph is not None and bool(graph.seeds) and bool(graph.ranked)
 
 
 def graph_weight(result: LegResult) -> float:

@@ -7,7 +7,8 @@ near the query's relation words (the relation cues the graph walk weighs by), an
 keyword search per bridge: its name and those relation words, the second hop's own question
 ("Marta Kowalczyk born"). The bridge's name with the whole query kept finding what the
 first round had found (bench/RESULTS.md). The rankings fuse with the first round's legs
-together at one text leg's weight, and the head keeps the fused order (app/search/ranking.py).
+together at one text leg's weight, and the head is re-scored as any other
+(app/search/ranking.py).
 
 On by default since its searches weigh as one text leg: it costs 2Wiki nothing, gains on
 HotpotQA, and takes about 4 ms, its keyword searches being in memory (bench/RESULTS.md,

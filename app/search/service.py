@@ -180,7 +180,7 @@ class Search:
         may_return = _may_return(context.request, fused)
         found, candidates, collected.passages, titled = await asyncio.gather(
             self._paths(context.tenant, context.request, may_return, collected.timings),
-            self._reordered(context, fused, vector, ranking.keeps_fused_order(results, second)),
+            self._reordered(context, fused, vector, ranking.keeps_fused_order(results)),
             self._passages(context.tenant.id, may_return),
             self._titled(context, fused),
         )
