@@ -148,8 +148,8 @@ class Search:
     async def _second_round(
         self, context: LegContext, results: dict[Leg, LegResult], collected: _Collected
     ) -> list[LegResult]:
-        """The second round's rankings when asked for; its searches are keyword searches, so
-        their failure counts as the keyword leg's."""
+        """The second round's rankings when it runs (by default in HYBRID); its searches are
+        keyword searches, so their failure counts as the keyword leg's."""
         if not context.request.runs_second_round() or not results:
             return []
         started = time.perf_counter()
