@@ -9,6 +9,7 @@ to this page. A title that reads like prose (lower-case words) names no entity.
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -32,9 +33,15 @@ class TitleSubject:
     group: str
 
 
+def title_text(title: str) -> str:
+    """The title as text reads it: titles taken from web pages keep HTML character references
+    ("Will &amp; Grace"), which no passage names them by."""
+    return " ".join(html.unescape(title).split())
+
+
 def without_qualifier(title: str) -> str:
     """The title without a trailing qualifier in parentheses ("Kiss and Tell (1945 film)")."""
-    return " ".join(_QUALIFIER.sub("", title).split())
+    return _QUALIFIER.sub("", title_text(title)).strip()
 
 
 def subject_name(title: str) -> str | None:

@@ -10,7 +10,10 @@ them, in their own order, before the rest.
 Only candidates are lifted, never documents the legs did not find: a title that is also a
 common word ("December", a magazine) is named everywhere, and is rarely among the query's
 candidates. A title is named by itself or, when it reads like a name, without its qualifier
-("Kiss and Tell" for "Kiss and Tell (1945 film)"), as whole words in the same case.
+("Kiss and Tell" for "Kiss and Tell (1945 film)"), as whole words in the same case, and as
+text writes it ("Will & Grace" for a web page's "Will &amp; Grace"). A name links one
+document, as a hyperlink does: the best candidate it names, or none when a best passage is
+the page of that very title.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from ingest._stopwords import ENGLISH as STOPWORDS
-from ingest.titles import subject_name
+from ingest.titles import subject_name, title_text
 
 LINKING_PASSAGES = 3  # the best passages whose names lift documents
 MAX_LINKS = 3  # documents lifted: a list page names dozens
@@ -42,17 +45,21 @@ def linked_first(order: Sequence[K], texts: Mapping[K, str], titled: Mapping[K, 
     (each document once, by its best candidate), then the rest."""
     top, rest = list(order[:LINKING_PASSAGES]), list(order[LINKING_PASSAGES:])
     named = [texts[k] for k in top if k in texts]
-    own = {titled[k].document for k in top if k in titled}
+    own = [titled[k] for k in top if k in titled]
     linked = _linked(rest, named, titled, own)
     return top + linked + [k for k in rest if k not in linked]
 
 
 def _linked(
-    rest: list[K], texts: list[str], titled: Mapping[K, Titled], own: set[Hashable]
+    rest: list[K], texts: list[str], titled: Mapping[K, Titled], own: list[Titled]
 ) -> list[K]:
-    """Up to MAX_LINKS candidates, in order, of documents the texts name (and not their own)."""
+    """Up to MAX_LINKS candidates, in order, of documents the texts name (and not their own).
+    A name links one document, as a hyperlink does: "Teen Titans" lifts the best of the
+    pages it names, not every season's, and none when a best passage is the page of that
+    very title."""
     linked: list[K] = []
-    seen = set(own)
+    seen = {t.document for t in own}
+    used = {title_text(t.title) for t in own}
     for key in rest:
         if len(linked) == MAX_LINKS:
             break
@@ -60,25 +67,31 @@ def _linked(
         if document is None or document.document in seen:
             continue
         seen.add(document.document)
-        if any(names(text, document.title) for text in texts):
+        named = {f for f in title_forms(document.title) if any(_named(t, f) for t in texts)}
+        if named - used:
             linked.append(key)
+            used |= named
     return linked
 
 
 def names(text: str, title: str) -> bool:
     """Whether the text names the title, whole words in the same case."""
-    return any(pattern.search(text) for pattern in _patterns(title))
+    return any(_named(text, form) for form in title_forms(title))
+
+
+def _named(text: str, form: str) -> bool:
+    return _pattern(form).search(text) is not None
 
 
 @lru_cache(maxsize=4096)
-def _patterns(title: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(rf"(?<!\w){re.escape(f)}(?!\w)") for f in title_forms(title))
+def _pattern(form: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)")
 
 
 def title_forms(title: str) -> set[str]:
     """The title, and without its qualifier when that reads like a name; a form must have a
     capital letter and be more than one small word ("It", "More")."""
-    forms = {" ".join(title.split()), subject_name(title) or ""}
+    forms = {title_text(title), subject_name(title) or ""}
     return {f for f in forms if _may_link(f)}
 
 

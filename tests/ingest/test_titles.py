@@ -8,6 +8,7 @@ from ingest.titles import (
     subject_name,
     title_mention,
     title_subject,
+    title_text,
     without_qualifier,
 )
 
@@ -36,3 +37,11 @@ def test_the_mention_is_an_empty_span_at_the_chunk_start() -> None:
 def test_the_subject_is_the_title_without_its_disambiguation() -> None:
     assert without_qualifier("Kiss and Tell (1945 film)") == "Kiss and Tell"
     assert without_qualifier("Picric acid") == "Picric acid"
+
+
+def test_a_title_from_a_web_page_reads_without_its_character_references() -> None:
+    assert title_text("Will &amp; Grace") == "Will & Grace"
+    assert title_text("  Tom  &#38; Jerry ") == "Tom & Jerry"
+    assert without_qualifier("Mitchells &amp; Butlers (company)") == "Mitchells & Butlers"
+    assert subject_name("Will &amp; Grace") == "Will & Grace"
+    assert title_text("AT&T Park") == "AT&T Park"

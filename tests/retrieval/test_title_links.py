@@ -55,6 +55,44 @@ def test_a_title_is_named_whole_in_its_own_case() -> None:
     assert names("born in Kiss and Tell, a film", "Kiss and Tell (1945 film)")
 
 
+def test_a_name_links_one_document() -> None:
+    pages = {
+        "actor": Titled("d-actor", "Tara Strong"),
+        "season": Titled("d-season", "Teen Titans (season 1)"),
+        "show": Titled("d-show", "Teen Titans (TV series)"),
+        "spin-off": Titled("d-spin-off", "Teen Titans Go! (TV series)"),
+    }
+    text = 'voice roles in "Teen Titans" and the spin-off "Teen Titans Go!"'
+    order = ["actor", "a", "b", "season", "show", "spin-off"]
+    assert linked_first(order, {"actor": text}, pages) == [
+        "actor",
+        "a",
+        "b",
+        "season",
+        "spin-off",
+        "show",
+    ]
+
+
+def test_a_name_whose_page_is_among_the_best_passages_links_nothing_more() -> None:
+    pages = {
+        "actor": Titled("d-actor", "Tara Strong"),
+        "show": Titled("d-show", "Teen Titans"),
+        "season": Titled("d-season", "Teen Titans (season 1)"),
+        "soundtrack": Titled("d-soundtrack", "Alien (soundtrack)"),
+        "film": Titled("d-film", "Alien (film)"),
+    }
+    texts = {"actor": 'roles in "Teen Titans" and in Alien', "soundtrack": "the score of Alien"}
+    order = ["actor", "show", "soundtrack", "x", "season", "film"]
+    lifted = linked_first(order, texts, pages)
+    assert lifted == ["actor", "show", "soundtrack", "film", "x", "season"]
+
+
+def test_a_title_with_character_references_is_named_as_text_writes_it() -> None:
+    assert names("aired on Will & Grace", "Will &amp; Grace")
+    assert names("ran Mitchells & Butlers, a company", "Mitchells &amp; Butlers (company)")
+
+
 def test_small_words_and_prose_titles_link_nothing() -> None:
     assert title_forms("It (novel)") == {"It (novel)"}
     assert title_forms("More") == set() and title_forms("a quiet year") == set()
