@@ -21,6 +21,7 @@ from ingest.analyzer import analyze
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
 _ATTRIBUTIVE = re.compile(r" (?!language\b)[a-z]")  # a noun follows, in lower case
+_CAPITALISED = re.compile(r"(?<!\w)[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")  # a run of names
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,19 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     for side in sides:
         asked = re.sub(re.escape(side), " ", asked, flags=re.I)
     known = {origin for e in pool for origin in _origins(e)}
-    origins = [o for o in known if _asks(asked, o)]
     peoples = [o.text for o in known if o.people]
+    origins = [o for o in known if _asks(asked, o)] + _places_of_peoples(asked, known, peoples)
     exclusive = [o.text for o in origins if o.people or _one_of(o.text, peoples)]
     return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive))
+
+
+def _places_of_peoples(asked: str, known: set[Origin], peoples: list[str]) -> list[Origin]:
+    """The places the question names that no sentence names but a people of the pool is
+    of: "from England" when the passages say "an English band" and never "England"."""
+    texts = {o.text for o in known}
+    found = [m.group() for m in _CAPITALISED.finditer(asked)]
+    fresh = [n for n in found if not any(t in n for t in texts)]
+    return [Origin(n, people=False) for n in fresh if _one_of(n, peoples)]
 
 
 def _one_of(origin: str, names: list[str]) -> bool:

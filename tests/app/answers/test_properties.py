@@ -46,6 +46,19 @@ def test_a_people_holds_the_place_it_is_named_for_and_another_settles_it() -> No
     assert american is not None and american.settled and not american.holds
 
 
+def test_a_place_no_sentence_names_is_held_by_its_people() -> None:
+    """The passages say "English" and never "England": the place asked is still theirs."""
+    question = read_question("Which band is from England, Fireflight or Dirty Pretty Things?")
+    assert question.comparison is not None
+    bands = _bands()
+    pool = [bands["Dirty Pretty Things"], bands["Fireflight"]]
+    wanted = property_of(question, question.comparison.sides, pool)
+    assert wanted.origins == frozenset({"England"}) == wanted.exclusive
+    english, american = holding(pool[:1], wanted), holding(pool[1:], wanted)
+    assert english is not None and english.holds
+    assert american is not None and american.settled
+
+
 def test_a_people_that_names_a_thing_describes_nothing() -> None:
     """ "the band Soulfly" names a band; a sentence that calls Soulfly's singer Brazilian
     does not settle whether he played in it."""
