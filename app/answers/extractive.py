@@ -84,6 +84,7 @@ _EXCEPTION = re.compile(
 _QUOTES = {"ja": ("「", "」")}
 _BEFORE_A_COMMA = rf"(?P<run>(?:{CAPITALISED}\s+)*{CAPITALISED}),\s*"
 _AFTER_A_COMMA = r",\s*(?P<rest>[^,?]+)"
+_ATTRIBUTION = re.compile(rf"\s+by\s+(?:{CAPITALISED}\s+)*{CAPITALISED}$")  # "… by Massenet"
 # Answer types a passage's own subject can be: names, not dates or numbers.
 SUBJECT_TYPES = frozenset(
     {AnswerType.PERSON, AnswerType.PLACE, AnswerType.ORGANISATION, AnswerType.WORK}
@@ -254,7 +255,16 @@ def _named_form(pool: list[Evidence], side: str) -> str:
         key = " ".join(words[:size])
         if any(key in _about_text(e) for e in pool):
             return key
+    work = _without_attribution(side)
+    if work and any(work in _about_text(e) for e in pool):
+        return work
     return side.casefold()
+
+
+def _without_attribution(side: str) -> str | None:
+    """A work without its maker, case folded: "manon" for "Manon by Massenet"."""
+    found = _ATTRIBUTION.search(side)
+    return side[: found.start()].casefold() if found and found.start() else None
 
 
 def _passes_floor(pool: list[Evidence], dense: list[float], question: Question) -> bool:
@@ -605,7 +615,9 @@ def _titled(evidence: Evidence, side: str) -> bool:
     title = _title(evidence).casefold()
     names = {title, without_qualifier(title)}
     key = side.casefold()
-    return key in names or (key.startswith("the ") and key[4:] in names)
+    if key in names or (key.startswith("the ") and key[4:] in names):
+        return True
+    return _without_attribution(side) in names
 
 
 def _missing(evidence: Evidence, question: Question) -> frozenset[str]:

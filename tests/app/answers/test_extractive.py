@@ -114,6 +114,20 @@ def test_the_only_one_of_its_kind_counts_one(
     assert short_answer(composer, query) == expected
 
 
+def test_a_side_written_with_its_maker_is_the_work_its_page_names(
+    composer: ExtractiveComposer,
+) -> None:
+    """ "Manon by Massenet" is the opera "Manon": no passage names the side as written."""
+    operas = {
+        "Parsifal": "Parsifal is an opera in three acts by Richard Wagner.",
+        "Manon": "Manon is an opera in five acts by Jules Massenet.",
+    }
+    asked = "Which opera has more acts, Parsifal or Manon by Massenet?"
+    assert short_answer(composer, asked, operas) == "Manon by Massenet"
+    asked = "Which opera has fewer acts, Parsifal or Manon by Massenet?"
+    assert short_answer(composer, asked, operas) == "Parsifal"
+
+
 def test_a_document_s_subject_answers_by_the_name_of_its_title(
     composer: ExtractiveComposer,
 ) -> None:
