@@ -448,7 +448,16 @@ def _answer_type(text: str, relative: frozenset[int]) -> tuple[AnswerType, str |
         return _asking_anyway(text, relative)
     start, _, answer_type = min(cues, key=lambda c: (c[0], c[1]))
     head = phrase[1] if phrase is not None and phrase[0] == start else None
+    if phrase is not None and head is not None and _modifies(text, start, head):
+        answer_type = phrase[2]
     return answer_type, head
+
+
+def _modifies(text: str, start: int, head: str) -> bool:
+    """Whether the noun after "which" is not the head but describes it: "which country
+    music star" asks for a person, "which team captain" too."""
+    words = text[start:].split()
+    return len(words) > 1 and words[1].casefold() != head.casefold()
 
 
 def _asking_anyway(text: str, relative: frozenset[int]) -> tuple[AnswerType, str | None]:

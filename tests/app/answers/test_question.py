@@ -27,6 +27,9 @@ from app.answers.question import AnswerType, Prefer, read_question
         ("Where did her father study?", AnswerType.ORGANISATION),
         ("Where does the director of the film work at?", AnswerType.ORGANISATION),
         ("Where is the company that she worked for based?", AnswerType.PLACE),
+        ("Which country is the depot in?", AnswerType.PLACE),
+        ("The album is by which country music star?", AnswerType.PERSON),
+        ("Which country singer was born in 1950?", AnswerType.PERSON),
     ],
 )
 def test_the_answer_type(text: str, expected: AnswerType) -> None:
