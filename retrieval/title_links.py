@@ -67,20 +67,16 @@ def _linked(
         if document is None or document.document in seen:
             continue
         seen.add(document.document)
-        named = {f for f in title_forms(document.title) if any(_named(t, f) for t in texts)}
+        named = named_forms(texts, document.title)
         if named - used:
             linked.append(key)
             used |= named
     return linked
 
 
-def names(text: str, title: str) -> bool:
-    """Whether the text names the title, whole words in the same case."""
-    return any(_named(text, form) for form in title_forms(title))
-
-
-def _named(text: str, form: str) -> bool:
-    return _pattern(form).search(text) is not None
+def named_forms(texts: Sequence[str], title: str) -> set[str]:
+    """The forms of the title (`title_forms`) the texts name, whole words in the same case."""
+    return {f for f in title_forms(title) if any(_pattern(f).search(t) for t in texts)}
 
 
 @lru_cache(maxsize=4096)
