@@ -15,13 +15,13 @@ import re
 from dataclasses import dataclass
 
 from app.answers.evidence import Evidence, related_terms
-from app.answers.question import AnswerType, Question
+from app.answers.question import CAPITALISED, AnswerType, Question
 from app.answers.verdicts import same_kind
 from ingest.analyzer import analyze
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
 _ATTRIBUTIVE = re.compile(r" (?!language\b)[a-z]")  # a noun follows, in lower case
-_CAPITALISED = re.compile(r"(?<!\w)[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")  # a run of names
+_NAMES = re.compile(rf"(?<!\w)(?:{CAPITALISED} )*{CAPITALISED}")  # a run of capitalised words
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def _places_of_peoples(asked: str, known: set[Origin], peoples: list[str]) -> li
     """The places the question names that no sentence names but a people of the pool is
     of: "from England" when the passages say "an English band" and never "England"."""
     texts = {o.text for o in known}
-    found = [m.group() for m in _CAPITALISED.finditer(asked)]
+    found = [m.group() for m in _NAMES.finditer(asked)]
     fresh = [n for n in found if not any(t in n for t in texts)]
     return [Origin(n, people=False) for n in fresh if _one_of(n, peoples)]
 
