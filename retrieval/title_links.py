@@ -84,11 +84,13 @@ def _pattern(form: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)")
 
 
-def title_forms(title: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def title_forms(title: str) -> frozenset[str]:
     """The title, and without its qualifier when that reads like a name; a form must have a
-    capital letter and be more than one small word ("It", "More")."""
+    capital letter and be more than one small word ("It", "More"). Cached: every search
+    asks it of each candidate's title."""
     forms = {title_text(title), subject_name(title) or ""}
-    return {f for f in forms if _may_link(f)}
+    return frozenset(f for f in forms if _may_link(f))
 
 
 def _may_link(form: str) -> bool:
