@@ -26,6 +26,7 @@ BRIDGE_LABELS = LABELS[AnswerType.ENTITY] - {"NORP", "LANGUAGE"}
 @dataclass(frozen=True)
 class Hop:
     anchor: Evidence  # names the bridge
+    bridge: Named  # in the anchor's offsets
     answer: Evidence  # about the bridge, holds the value
     value: Value | None
     covered: int  # question terms the two sentences hold together
@@ -85,7 +86,9 @@ def _hops(anchor: Evidence, ranked: list[Evidence], question: Question) -> list[
             if (question.typed and value is None) or (not question.typed and not adds):
                 continue
             own = about(other, name.text)
-            found.append(Hop(anchor, other, value, len(held | adds), len(adds), own, relation))
+            found.append(
+                Hop(anchor, name, other, value, len(held | adds), len(adds), own, relation)
+            )
     return found
 
 

@@ -52,7 +52,7 @@ from app.answers.related import (
     through_roles,
 )
 from app.answers.results import Claim, Draft, Quote, Source
-from app.answers.shared import Common, common_class, common_value, definition_items
+from app.answers.shared import Common, common_class, common_value, definition_items, same_name
 from app.answers.subjects import defines_as
 from app.answers.verdicts import (
     as_asked,
@@ -311,7 +311,8 @@ class _Composition:
         found = values(best, self.question, wanted)
         hop = None if found and not _missing(best, self.question) else self._hop(bool(found))
         if hop is not None:
-            return self._subject_answer([(hop.anchor, None), (hop.answer, hop.value)])
+            met = _met_at_bridge(hop, found, self.question) if hop.anchor is best else None
+            return met or self._subject_answer([(hop.anchor, None), (hop.answer, hop.value)])
         chain = self._subject_answer([(best, found[0] if found else None)])
         if self.question.typed and chain[-1][1] is None:
             self._gap(labels.gap(self.context.language, wanted))
@@ -336,7 +337,8 @@ class _Composition:
         """For "which film …?", the thing a passage of the chain is about, when its
         document's opening sentence defines it as a film and the question does not name
         it: the question described it. Not when the value found already names it (a
-        fuller form of the same name stays as the passage writes it)."""
+        fuller form of the same name stays as the passage writes it), nor when the value
+        is named as of that kind itself ("the Parthian Empire" for "which empire")."""
         head, value = self.question.head, chain[-1][1]
         if head is None or self.question.answer_type not in SUBJECT_TYPES:
             return chain
@@ -346,7 +348,9 @@ class _Composition:
             name = without_qualifier(evidence.source.hit.document.title)
             if not name or name.casefold() in asked:
                 continue
-            if value is not None and shares_a_term(name, value.text):
+            if value is not None and (
+                same_name(name, value.text) or shares_a_term(value.text, head)
+            ):
                 return chain
             opening = self._opening(evidence.source)
             if opening is not None and defines_as(opening.text, head):
@@ -584,6 +588,28 @@ class _Composition:
     def _gap(self, text: str) -> None:
         self.draft_.gaps.append(text)
         self.draft_.settled = False
+
+
+def _met_at_bridge(
+    hop: Hop, best: list[Value], question: Question
+) -> list[tuple[Evidence, Value | None]] | None:
+    """The bridge itself, when it is the best sentence's own value and the hop reads it
+    again in the passage of another thing the question names: the question's two halves
+    meet at it ("an album by which star, with the single Y?": the album's page and the
+    single's both name the singer). Named as the fuller of the two sentences names it."""
+    named_page = without_qualifier(_title(hop.answer)).casefold()
+    if not named_page or named_page not in question.text.casefold():
+        return None
+    if not any(same_name(v.text, hop.bridge.text) for v in best):
+        return None
+    fuller = [n for n in hop.answer.named if hop.bridge.text in n.text and "," not in n.text]
+    if fuller and len(fuller[0].text) > len(hop.bridge.text):
+        return [
+            (hop.anchor, None),
+            (hop.answer, Value(fuller[0].text, fuller[0].start, fuller[0].end)),
+        ]
+    bridge = Value(hop.bridge.text, hop.bridge.start, hop.bridge.end)
+    return [(hop.answer, None), (hop.anchor, bridge)]  # the value leads the last claim
 
 
 def _about_text(evidence: Evidence) -> str:

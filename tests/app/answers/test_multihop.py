@@ -66,6 +66,19 @@ BANDS = {
 }
 
 
+# An album and its single, each naming the singer; an actor's page under his stage name.
+MEETINGS = {
+    "open-roads": "# Open Roads\n\nOpen Roads is the third studio album by American folk"
+    " singer Lena Voss.\n",
+    "winter-light": "# Winter Light (song)\n\nWinter Light is a song recorded by American folk"
+    " singer Lena Voss featuring Tom Brandt.\n",
+    "night-train": "# Night Train (1951 film)\n\nNight Train is a 1951 crime film. The film"
+    " stars Carl Brandt and Ida Lund.\n",
+    "carl-brandt": "# Carl Brandt\n\nCarl Brandt (born Carl Branting; 3 May 1901 – 1980) was"
+    " an American film actor and dancer.\n",
+}
+
+
 def collection_of(
     gql: GraphQLClient, stack: Stack, pages: dict[str, str]
 ) -> tuple[GraphQLClient, str]:
@@ -97,6 +110,11 @@ def family(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[Gr
 @pytest.fixture(scope="module")
 def bands(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[GraphQLClient, str]:
     return collection_of(GraphQLClient(http, tenant_key_module), stack, BANDS)
+
+
+@pytest.fixture(scope="module")
+def meetings(http: httpx.Client, stack: Stack, tenant_key_module: str) -> tuple[GraphQLClient, str]:
+    return collection_of(GraphQLClient(http, tenant_key_module), stack, MEETINGS)
 
 
 def short(films: tuple[GraphQLClient, str], query: str) -> tuple[str | None, dict[str, Any]]:
@@ -290,3 +308,24 @@ def test_another_band_s_line_up_is_no_count_of_a_band_it_names(
     no size, so the passages do not settle which band is larger."""
     found, _ = short(bands, "Which band has more members, Elm Street or Night Owls?")
     assert found is None
+
+
+def test_where_two_named_passages_name_one_entity_of_the_type_asked_it_is_the_answer(
+    meetings: tuple[GraphQLClient, str],
+) -> None:
+    """The album's sentence names the singer; the single's names her and a featured
+    artist. The question's two halves meet at her, not at the name only the single's has."""
+    query = "Open Roads is an album by which folk singer, with the single Winter Light?"
+    found, answer = short(meetings, query)
+    assert found == "Lena Voss"
+    assert cited_titles(answer) == {"Open Roads", "Winter Light (song)"}
+
+
+def test_a_described_person_is_named_by_their_page_s_title_not_a_birth_name(
+    meetings: tuple[GraphQLClient, str],
+) -> None:
+    """His page calls him an actor and dancer; "born Carl Branting" shares a word with
+    the title but is not the name the collection knows him by."""
+    query = "Which American film actor and dancer starred in the 1951 film Night Train?"
+    found, _ = short(meetings, query)
+    assert found == "Carl Brandt"
