@@ -84,6 +84,7 @@ _KINDS: dict[AnswerType, str] = {
         " programme program series show single sitcom song"
     ),
     AnswerType.EVENT: "battle championship competition election event festival tournament war",
+    AnswerType.DATE: "birthday birthdate",
     AnswerType.NUMBER: (
         "age amount capacity count distance height length number population size total weight"
     ),

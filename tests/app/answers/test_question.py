@@ -30,6 +30,7 @@ from app.answers.question import AnswerType, Prefer, read_question
         ("Which country is the depot in?", AnswerType.PLACE),
         ("The album is by which country music star?", AnswerType.PERSON),
         ("Which country singer was born in 1950?", AnswerType.PERSON),
+        ("What is the birthday of the actor who played the king?", AnswerType.DATE),
     ],
 )
 def test_the_answer_type(text: str, expected: AnswerType) -> None:
