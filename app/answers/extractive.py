@@ -52,7 +52,14 @@ from app.answers.related import (
     through_roles,
 )
 from app.answers.results import Claim, Draft, Quote, Source
-from app.answers.shared import Common, common_class, common_value, definition_items, same_name
+from app.answers.shared import (
+    Common,
+    common_class,
+    common_value,
+    defines_as_kind,
+    definition_items,
+    same_name,
+)
 from app.answers.subjects import defines_as
 from app.answers.verdicts import (
     as_asked,
@@ -307,6 +314,9 @@ class _Composition:
         if through is not None:
             return through
         best = self.ranked[0]
+        described = self._described(best)
+        if described is not None:
+            return described
         wanted = self.question.answer_type
         found = values(best, self.question, wanted)
         hop = None if found and not _missing(best, self.question) else self._hop(bool(found))
@@ -317,6 +327,21 @@ class _Composition:
         if self.question.typed and chain[-1][1] is None:
             self._gap(labels.gap(self.context.language, wanted))
         return chain
+
+    def _described(self, best: Evidence) -> list[tuple[Evidence, Value | None]] | None:
+        """The thing the best sentence opens its document about, when its page calls it a
+        thing of the kind asked and the question does not name it: the question described
+        it ("which sports series premiered in 1973?" of "X is an American sports television
+        series, premiering in January 1973"), and no hop leaves it."""
+        head = self.question.head
+        if head is None or self.question.answer_type not in SUBJECT_TYPES:
+            return None
+        name = without_qualifier(_title(best))
+        if not name or name.casefold() in self.question.text.casefold():
+            return None
+        if best is not self._opening(best.source) or not defines_as_kind(best.text, head):
+            return None
+        return [(best, Value(name, 0, 0))]  # the title, not in the text
 
     def _through_roles(self) -> list[tuple[Evidence, Value | None]] | None:
         """The answer read in the own passage of the last person of the question's chain

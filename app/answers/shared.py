@@ -80,6 +80,14 @@ def definition_items(opening: str) -> list[list[str]]:
     return _closed(items, current)
 
 
+def defines_as_kind(opening: str, head: str) -> bool:
+    """Whether an opening sentence's own noun phrases call its subject a `head`: "a fight
+    song of …" is a song; "a song by the band …" is no band, nor "a king of the … Empire"
+    an empire."""
+    wanted = frozenset(analyze(head))
+    return any(related_terms(_terms(item[-1:]), wanted) for item in definition_items(opening))
+
+
 def common_value(
     sides: tuple[list[Evidence], list[Evidence]], question: Question, wanted: AnswerType
 ) -> Common | None:

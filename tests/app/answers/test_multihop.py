@@ -76,6 +76,10 @@ MEETINGS = {
     " stars Carl Brandt and Ida Lund.\n",
     "carl-brandt": "# Carl Brandt\n\nCarl Brandt (born Carl Branting; 3 May 1901 – 1980) was"
     " an American film actor and dancer.\n",
+    "harbour-lights": "# Harbour Lights\n\nHarbour Lights is an American sports television"
+    " series, premiering in January 1973, that shows sailing races.\n",
+    "nine-awards": "# Nine Awards 2005\n\nThe Nine Awards is a ceremony organised by the Fjord"
+    " Network. Fjord Network Channel 9 broadcast the ceremony from 7 pm in 2005.\n",
 }
 
 
@@ -329,3 +333,14 @@ def test_a_described_person_is_named_by_their_page_s_title_not_a_birth_name(
     query = "Which American film actor and dancer starred in the 1951 film Night Train?"
     found, _ = short(meetings, query)
     assert found == "Carl Brandt"
+
+
+def test_a_thing_the_best_sentence_opens_its_page_about_is_what_the_question_describes(
+    meetings: tuple[GraphQLClient, str],
+) -> None:
+    """The series' opening sentence fits the question but for the channel, which another
+    page names: the question described the series, and no hop leaves it."""
+    query = "Channel 9 has broadcast which American sports series that premiered in 1973?"
+    found, answer = short(meetings, query)
+    assert found == "Harbour Lights"
+    assert "Harbour Lights" in cited_titles(answer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.shared import common_class, definition_items
+from app.answers.shared import common_class, defines_as_kind, definition_items
 
 
 @pytest.mark.parametrize(
@@ -78,3 +78,19 @@ def test_the_common_class_is_the_noun_both_definitions_share(a: str, b: str, exp
 def test_no_class_when_the_nouns_differ() -> None:
     """ "film director" and "film editor" share a word, not a noun."""
     assert common_class("Ann Lee is a film director.", "Bo Lund is a film editor.") is None
+
+
+@pytest.mark.parametrize(
+    ("opening", "head", "expected"),
+    [
+        ("Kansas Song is a fight song of the University of Kansas.", "song", True),
+        ("Parkway Centre is a major regional shopping centre in Leeds.", "centres", True),
+        # the thing after "of" or "by" is another's, not what the subject is
+        ("Nobody's Hero is a song by the Canadian rock band Rush.", "band", False),
+        ("Farrukhzad Khosrow V was a king of the Sasanian Empire.", "empire", False),
+    ],
+)
+def test_an_opening_defines_its_subject_as_a_kind_by_its_own_noun_phrases(
+    opening: str, head: str, expected: bool
+) -> None:
+    assert defines_as_kind(opening, head) is expected
