@@ -341,6 +341,9 @@ class _Composition:
             return None
         if best is not self._opening(best.source) or not defines_as_kind(best.text, head):
             return None
+        subject = values(best, self.question, self.question.answer_type)
+        if subject and subject[0].start <= SUBJECT_AT:
+            return [(best, subject[0])]  # as the text names it, its title in `_as_titled`
         return [(best, Value(name, 0, 0))]  # the title, not in the text
 
     def _through_roles(self) -> list[tuple[Evidence, Value | None]] | None:
