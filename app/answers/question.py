@@ -308,6 +308,8 @@ _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
 # not part of the first side, nor "born first" of the second (lower case, after the name).
 _OPENING_VERBS = "is|are|was|were|do|does|did|has|have|had"
 _AUXILIARY = re.compile(rf"^(?i:{_OPENING_VERBS})\s+(?=[A-Z0-9])")
+# Two lower-case words open a clause, not a name: "…, alongside fellow actors A and B?"
+_A_CLAUSE = re.compile(r"[a-z]+\s+[a-z]+\s")
 # Lower case only: a title may hold the word ("Dr. Who and the Daleks").
 _NOT_A_SIDE = re.compile(
     r"\b(?:what|which|who|whom|whose|where|when|how)\b"
@@ -614,7 +616,7 @@ def _is_side(text: str) -> bool:
     """A side names a thing: it holds no question word ("… and what other film") and does
     not open with a verb ("has a set of companion books …", "is written"), as clauses
     around "and" in a long question do."""
-    return not _NOT_A_SIDE.search(text)
+    return not _NOT_A_SIDE.search(text) and not _A_CLAUSE.match(text)
 
 
 def _is_content(term: str) -> bool:

@@ -224,11 +224,13 @@ def test_the_opening_verb_and_trailing_words_are_no_part_of_a_side() -> None:
         "What series, told in first person, has a set of companion books and alien species?",
         'The same man wrote "Street Kings", "Fury" and what other film?',
         "During the siege, which General of Ireland and General of India stormed the castle?",
+        # two lower-case words open a clause
+        "Who starred in the 1979 film, alongside fellow actors Ivo Marsh and Per Aasen?",
     ],
 )
 def test_clauses_around_and_are_not_the_sides_of_a_comparison(text: str) -> None:
-    """A side names a thing: one that holds a question word or opens with a verb is a
-    clause of a long question, which then asks for a value, not a choice."""
+    """A side names a thing: one that holds a question word, or opens with a verb or two
+    lower-case words, is a clause of a long question, which then asks for a value, not a choice."""
     assert read_question(text).comparison is None
 
 
