@@ -619,7 +619,7 @@ class _Composition:
 
 
 def _met_at_bridge(
-    hop: Hop, best: list[Value], question: Question
+    hop: Hop, best_values: list[Value], question: Question
 ) -> list[tuple[Evidence, Value | None]] | None:
     """The bridge itself, when it is the best sentence's own value and the hop reads it
     again in the passage of another thing the question names: the question's two halves
@@ -628,7 +628,7 @@ def _met_at_bridge(
     named_page = without_qualifier(_title(hop.answer)).casefold()
     if not named_page or named_page not in question.text.casefold():
         return None
-    if not any(same_name(v.text, hop.bridge.text) for v in best):
+    if not any(same_name(v.text, hop.bridge.text) for v in best_values):
         return None
     fuller = [n for n in hop.answer.named if hop.bridge.text in n.text and "," not in n.text]
     if fuller and len(fuller[0].text) > len(hop.bridge.text):

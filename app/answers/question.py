@@ -614,8 +614,9 @@ def _sides(text: str) -> tuple[str, str] | None:
 
 def _is_side(text: str) -> bool:
     """A side names a thing: it holds no question word ("… and what other film") and does
-    not open with a verb ("has a set of companion books …", "is written"), as clauses
-    around "and" in a long question do."""
+    not open with a verb ("has a set of companion books …", "is written") or with two
+    lower-case words ("alongside fellow actors A"), as clauses around "and" in a long
+    question do."""
     return not _NOT_A_SIDE.search(text) and not _A_CLAUSE.match(text)
 
 

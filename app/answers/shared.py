@@ -83,7 +83,9 @@ def definition_items(opening: str) -> list[list[str]]:
 def defines_as_kind(opening: str, head: str) -> bool:
     """Whether an opening sentence's own noun phrases call its subject a `head`: "a fight
     song of …" is a song; "a song by the band …" is no band, nor "a king of the … Empire"
-    an empire."""
+    an empire. Stricter than `subjects.defines_as`, which reads ten words whatever they
+    belong to: that one serves a page a chain of evidence already reached, this one a page
+    taken on its opening alone."""
     wanted = frozenset(analyze(head))
     return any(related_terms(_terms(item[-1:]), wanted) for item in definition_items(opening))
 
