@@ -249,7 +249,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     return sorted(
         whole,
         key=lambda v: (
-            not _names_the_head(v, question),
+            not names_the_head(v, question),
             v not in read,
             -nearness(evidence, v, terms),
         ),
@@ -298,7 +298,7 @@ def _whole(evidence: Evidence, named: Named, question: Question) -> Value:
     Virginia"), and so is a place asked for by its kind: "what city?" asks for
     "Summerlin", not the state after it. A person keeps the territory of their name
     whatever it holds."""
-    if named.label != "PERSON" and (_names_the_head(named, question) or _kind_of_place(question)):
+    if named.label != "PERSON" and (names_the_head(named, question) or _kind_of_place(question)):
         return Value(named.text, named.start, named.end)
     return _with_parts(evidence.text, named, evidence.named)
 
@@ -368,7 +368,7 @@ def _alike(a: str, b: str) -> bool:
     return alike or (min(len(a), len(b)) >= PREFIX and a[:PREFIX] == b[:PREFIX])
 
 
-def _names_the_head(named: Named | Value, question: Question) -> bool:
+def names_the_head(named: Named | Value, question: Question) -> bool:
     """ "Fairfax County" answers "what county" before any other place does."""
     return question.head is not None and shares_a_term(named.text, question.head)
 

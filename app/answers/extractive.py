@@ -37,6 +37,7 @@ from app.answers.evidence import (
     gather,
     held_terms,
     in_sentence,
+    names_the_head,
     passage_overlap,
     score,
     shares_a_term,
@@ -333,11 +334,8 @@ class _Composition:
         thing of the kind asked and the question does not name it: the question described
         it ("which sports series premiered in 1973?" of "X is an American sports television
         series, premiering in January 1973"), and no hop leaves it."""
-        head = self.question.head
-        if head is None or self.question.answer_type not in SUBJECT_TYPES:
-            return None
-        name = without_qualifier(_title(best))
-        if not name or name.casefold() in self.question.text.casefold():
+        head, name = self._subject_head(), self._unasked_name(best)
+        if head is None or name is None:
             return None
         if best is not self._opening(best.source) or not defines_as_kind(best.text, head):
             return None
@@ -367,17 +365,16 @@ class _Composition:
         it: the question described it. Not when the value found already names it (a
         fuller form of the same name stays as the passage writes it), nor when the value
         is named as of that kind itself ("the Parthian Empire" for "which empire")."""
-        head, value = self.question.head, chain[-1][1]
-        if head is None or self.question.answer_type not in SUBJECT_TYPES:
+        head, value = self._subject_head(), chain[-1][1]
+        if head is None:
             return chain
-        asked = self.question.text.casefold()
         for index in range(len(chain) - 1, -1, -1):
             evidence = chain[index][0]
-            name = without_qualifier(evidence.source.hit.document.title)
-            if not name or name.casefold() in asked:
+            name = self._unasked_name(evidence)
+            if name is None:
                 continue
             if value is not None and (
-                same_name(name, value.text) or shares_a_term(value.text, head)
+                same_name(name, value.text) or names_the_head(value, self.question)
             ):
                 return chain
             opening = self._opening(evidence.source)
@@ -385,6 +382,16 @@ class _Composition:
                 kept = chain[:index] + ([] if opening is evidence else [(evidence, None)])
                 return [*kept, (opening, Value(name, 0, 0))]  # the title, not in the text
         return chain
+
+    def _subject_head(self) -> str | None:
+        """The kind asked for, when a passage's own subject can be the answer."""
+        asks_a_name = self.question.answer_type in SUBJECT_TYPES
+        return self.question.head if asks_a_name else None
+
+    def _unasked_name(self, evidence: Evidence) -> str | None:
+        """The name of the evidence's document, unless the question gives it."""
+        name = without_qualifier(_title(evidence))
+        return name if name and not _asks_about(self.question, name) else None
 
     def _opening_of(self, about: list[Evidence]) -> Evidence | None:
         """The opening sentence of the passage best about a side."""
@@ -618,6 +625,10 @@ class _Composition:
         self.draft_.settled = False
 
 
+def _asks_about(question: Question, name: str) -> bool:
+    return name.casefold() in question.text.casefold()
+
+
 def _met_at_bridge(
     hop: Hop, best_values: list[Value], question: Question
 ) -> list[tuple[Evidence, Value | None]] | None:
@@ -625,8 +636,8 @@ def _met_at_bridge(
     again in the passage of another thing the question names: the question's two halves
     meet at it ("an album by which star, with the single Y?": the album's page and the
     single's both name the singer). Named as the fuller of the two sentences names it."""
-    named_page = without_qualifier(_title(hop.answer)).casefold()
-    if not named_page or named_page not in question.text.casefold():
+    named_page = without_qualifier(_title(hop.answer))
+    if not named_page or not _asks_about(question, named_page):
         return None
     if not any(same_name(v.text, hop.bridge.text) for v in best_values):
         return None
