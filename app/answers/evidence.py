@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from app.answers import members
 from app.answers.events import family, with_families
-from app.answers.kinds import named_kinds
+from app.answers.kinds import named_kinds, set_beside
 from app.answers.question import LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
 from ingest.analyzer import analyze
@@ -51,6 +51,7 @@ _NUMBER = re.compile(
 # What a quoted name answers besides a work: what a thing is called ("nicknamed "The
 # Boz""). Not any name: a song's title in quotes is no language nor heritage.
 _NAMING_HEADS = frozenset({"name", "nickname", "title", "alias", "moniker", "pseudonym"})
+_QUOTE_MARK = re.compile(r"[\"“”]")
 _QUOTED = re.compile(r"[\"“](?P<title>[^\"“”]{1,80})[\"”]")
 _QUOTE_JOINS = re.compile(r"^\s*[,;:]|[,;]\s*$|^\s*(?:and|or|as well as)\b")  # between quotes
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")  # a rank, "the 23rd-highest peak", no amount
@@ -240,7 +241,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     asked = question.text.casefold()
     found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
     # Read from the text, not the entity model: quoted titles, kinds ("water sprite").
-    read = _quoted_titles(evidence.text, asked) if _quotable(question, wanted) else []
+    read = _quoted_titles(evidence, question, wanted)
     read += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
     whole = _wholes(read + [_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
@@ -250,6 +251,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
         whole,
         key=lambda v: (
             not names_the_head(v, question),
+            not beside_the_head(evidence, v, question),
             v not in read,
             -nearness(evidence, v, terms),
         ),
@@ -279,16 +281,21 @@ def _quotable(question: Question, wanted: AnswerType) -> bool:
     return wanted is AnswerType.WORK or naming
 
 
-def _quoted_titles(text: str, asked: str) -> list[Value]:
+def _quoted_titles(evidence: Evidence, question: Question, wanted: AnswerType) -> list[Value]:
     """The titles a sentence sets in double quotes, as English sets a film's, a song's or a
     show's ("the HBO series "Game of Thrones"") and a nickname: a name, whatever the model
-    labelled it."""
+    labelled it. Where the question asks for neither, a title named as the kind it asks
+    for: "a fanzine named "SKUM"" for "which fanzine"."""
+    asked, quotable = question.text.casefold(), _quotable(question, wanted)
     found = []
-    for match in _QUOTED.finditer(text):
+    for match in _QUOTED.finditer(evidence.text):
         start = match.start("title")
         title = match.group("title").rstrip(" .,;:")
-        if title and title.casefold() not in asked and not _QUOTE_JOINS.search(title):
-            found.append(Value(title, start, start + len(title)))
+        if not title or title.casefold() in asked or _QUOTE_JOINS.search(title):
+            continue
+        value = Value(title, start, start + len(title))
+        if quotable or beside_the_head(evidence, value, question):
+            found.append(value)
     return found
 
 
@@ -299,8 +306,19 @@ def _whole(evidence: Evidence, named: Named, question: Question) -> Value:
     "Summerlin", not the state after it. A person keeps the territory of their name
     whatever it holds."""
     if named.label != "PERSON" and (names_the_head(named, question) or _kind_of_place(question)):
-        return Value(named.text, named.start, named.end)
-    return _with_parts(evidence.text, named, evidence.named)
+        return _unquoted(Value(named.text, named.start, named.end))
+    return _unquoted(_with_parts(evidence.text, named, evidence.named))
+
+
+def _unquoted(value: Value) -> Value:
+    """The name without a quote mark the entity model took from around it: the mark opens
+    or closes a title that goes on beyond the name ("novel "Slaughterhouse-Five")."""
+    text, start, end = value.text, value.start, value.end
+    if len(_QUOTE_MARK.findall(text)) % 2 == 0:
+        return value
+    if _QUOTE_MARK.match(text):
+        return Value(text[1:], start + 1, end)
+    return Value(text[:-1], start, end - 1) if _QUOTE_MARK.match(text[-1]) else value
 
 
 def _kind_of_place(question: Question) -> bool:
@@ -371,6 +389,11 @@ def _alike(a: str, b: str) -> bool:
 def names_the_head(named: Named | Value, question: Question) -> bool:
     """ "Fairfax County" answers "what county" before any other place does."""
     return question.head is not None and shares_a_term(named.text, question.head)
+
+
+def beside_the_head(evidence: Evidence, named: Named | Value, question: Question) -> bool:
+    """ "musician George Harrison" answers "which musician" before any other name does."""
+    return question.head is not None and set_beside(evidence.text, named.start, question.head)
 
 
 def shares_a_term(text: str, other: str) -> bool:

@@ -34,6 +34,7 @@ from app.answers.composer import ComposeContext
 from app.answers.evidence import (
     Evidence,
     Value,
+    beside_the_head,
     gather,
     held_terms,
     in_sentence,
@@ -321,9 +322,13 @@ class _Composition:
         wanted = self.question.answer_type
         found = values(best, self.question, wanted)
         hop = None if found and not _missing(best, self.question) else self._hop(bool(found))
-        if hop is not None:
-            met = _met_at_bridge(hop, found, self.question) if hop.anchor is best else None
-            return met or self._subject_answer([(hop.anchor, None), (hop.answer, hop.value)])
+        met = _met_at_bridge(hop, found, self.question) if hop and hop.anchor is best else None
+        if met is not None:
+            return met
+        # A name set beside the kind asked ("the series "Charmed"" for "which series") is
+        # what was asked for, whatever terms a hop would add.
+        if hop is not None and not (found and beside_the_head(best, found[0], self.question)):
+            return self._subject_answer([(hop.anchor, None), (hop.answer, hop.value)])
         chain = self._subject_answer([(best, found[0] if found else None)])
         if self.question.typed and chain[-1][1] is None:
             self._gap(labels.gap(self.context.language, wanted))
@@ -373,15 +378,20 @@ class _Composition:
             name = self._unasked_name(evidence)
             if name is None:
                 continue
-            if value is not None and (
-                same_name(name, value.text) or names_the_head(value, self.question)
-            ):
+            if value is not None and self._named_as_asked(name, chain[-1][0], value):
                 return chain
             opening = self._opening(evidence.source)
             if opening is not None and defines_as(opening.text, head):
                 kept = chain[:index] + ([] if opening is evidence else [(evidence, None)])
                 return [*kept, (opening, Value(name, 0, 0))]  # the title, not in the text
         return chain
+
+    def _named_as_asked(self, name: str, holder: Evidence, value: Value) -> bool:
+        """Whether the value is the page's own name in another form, or is named as of the
+        kind asked itself: "the Parthian Empire", "the band Rush"."""
+        if same_name(name, value.text) or names_the_head(value, self.question):
+            return True
+        return beside_the_head(holder, value, self.question)
 
     def _subject_head(self) -> str | None:
         """The kind asked for, when a passage's own subject can be the answer."""

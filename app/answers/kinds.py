@@ -20,6 +20,11 @@ _STOPS = frozenset(
     " what also other another one some any each every no".split()
 )
 _WORD = re.compile(r"[\w'’-]+")
+# A name set right after its kind: "musician George Harrison", "the series "Charmed"", "a
+# fanzine named "SKUM"".
+_BESIDE = re.compile(
+    r"(?P<noun>[\w'’-]+)(?:,?\s+(?:named|called|titled|entitled|known\s+as))?\s+[\"“]?$"
+)
 
 
 def named_kinds(text: str, noun: str, asked: str) -> list[tuple[str, int, int]]:
@@ -33,6 +38,13 @@ def named_kinds(text: str, noun: str, asked: str) -> list[tuple[str, int, int]]:
             if start is not None:
                 found.append((text[start : word.end()], start, word.end()))
     return found
+
+
+def set_beside(text: str, start: int, noun: str) -> bool:
+    """Whether the name at `start` stands right after the noun, as English names a thing
+    by its kind: the sentence says of that name what the question asks for."""
+    match = _BESIDE.search(text, 0, start)
+    return match is not None and _is_noun(match.group("noun"), noun)
 
 
 def _is_noun(word: str, noun: str) -> bool:

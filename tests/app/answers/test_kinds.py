@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.answers.evidence import values
-from app.answers.kinds import named_kinds
+from app.answers.kinds import named_kinds, set_beside
 from app.answers.question import AnswerType, read_question
+from ingest.extraction import Named
 from tests.app.answers.test_related import passages
 
 
@@ -55,3 +56,56 @@ def test_a_named_kind_answers_before_the_names_around_it() -> None:
         {"Rusalka": "In Prague, Ann Lee sang Rusalka, a water sprite."}, places=("Prague",)
     )
     assert [v.text for v in values(sentence, question, AnswerType.ENTITY)][:1] == ["water sprite"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "beside"),
+    [
+        ("It was written by English musician Tom Hale.", "Tom Hale", True),
+        ('She starred in the folk series "Hill Songs".', "Hill Songs", True),
+        ('They spoke to a fanzine named "Skum".', "Skum", True),
+        ("He played for the Danish clubs Odense and Vejle.", "Odense", True),
+        # a name after another word, or after the noun used otherwise, is not set beside it
+        ("The musician was born in Leeds.", "Leeds", False),
+        ("It was written by Tom Hale, a musician.", "Tom Hale", False),
+        ("The musicians' union met Tom Hale.", "Tom Hale", False),
+    ],
+)
+def test_a_name_set_right_after_its_kind_is_named_as_that_kind(
+    text: str, name: str, beside: bool
+) -> None:
+    noun = "club" if "clubs" in text else "fanzine" if "fanzine" in text else "musician"
+    noun = "series" if "series" in text else noun
+    assert set_beside(text, text.index(name), noun) is beside
+
+
+def test_a_name_beside_the_noun_asked_answers_before_the_names_around_it() -> None:
+    """Per Aasen stands nearer the question's words; Tom Hale is named as a musician."""
+    question = read_question("Which musician recorded the album Blue Sky with Ann Lee?")
+    text = (
+        "Ann Lee recorded the album Blue Sky with Per Aasen, and the next year the musician"
+        " Tom Hale joined them."
+    )
+    (sentence,) = passages({"Ann Lee": text}, people=("Ann Lee", "Per Aasen", "Tom Hale"))
+    found = values(sentence, question, question.answer_type)
+    assert [v.text for v in found] == ["Tom Hale", "Per Aasen"]
+
+
+def test_a_quoted_title_is_read_beside_a_noun_that_asks_for_no_work() -> None:
+    question = read_question("What was the name of the fanzine that interviewed Ann Lee?")
+    assert question.head == "fanzine"
+    (sentence,) = passages(
+        {"Ann Lee": 'Ann Lee was interviewed by a fanzine named "Skum" in Leeds.'},
+        people=("Ann Lee",),
+        places=("Leeds",),
+    )
+    assert [v.text for v in values(sentence, question, question.answer_type)][:1] == ["Skum"]
+
+
+def test_a_name_drops_the_quote_mark_the_entity_model_took_with_it() -> None:
+    question = read_question("What novel is Ann Lee best known for?")
+    text = 'Ann Lee is best known for "Blue Harbour" (1969).'
+    (sentence,) = passages({"Ann Lee": text})
+    start = text.index('"Blue')
+    sentence.entities_read([Named('"Blue Harbour', "WORK_OF_ART", start, start + 13)])
+    assert [v.text for v in values(sentence, question, question.answer_type)] == ["Blue Harbour"]

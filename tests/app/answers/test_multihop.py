@@ -80,6 +80,13 @@ MEETINGS = {
     " series, premiering in January 1973, that shows sailing races.\n",
     "nine-awards": "# Nine Awards 2005\n\nThe Nine Awards is a ceremony organised by the Fjord"
     " Network. Fjord Network Channel 9 broadcast the ceremony from 7 pm in 2005.\n",
+    "rose-garden": "# Rose Garden (band)\n\nRose Garden was a punk band from London. Despite"
+    ' never playing live, they were interviewed by a fanzine named "Skum", in which Tim Vale'
+    " said he would stay as he was.\n",
+    "tim-vale": "# Tim Vale\n\nTim Vale (born John Vallance; 1957 – 1979) was an English"
+    " bassist and a member of the Sex Dolls.\n",
+    "cold-rain": "# Cold Rain\n\nCold Rain is a song by Canadian rock band Maple Union, released"
+    " as the third single from their 1993 album Counterpoint.\n",
 }
 
 
@@ -344,3 +351,23 @@ def test_a_thing_the_best_sentence_opens_its_page_about_is_what_the_question_des
     found, answer = short(meetings, query)
     assert found == "Harbour Lights"
     assert "Harbour Lights" in cited_titles(answer)
+
+
+def test_a_name_set_beside_the_noun_asked_answers_and_no_hop_leaves_it(
+    meetings: tuple[GraphQLClient, str],
+) -> None:
+    """The band's page names the fanzine; the bassist's own page adds the question's
+    "bassist" but names no fanzine."""
+    query = "What was the name of the fanzine that interviewed the bassist of Rose Garden?"
+    found, answer = short(meetings, query)
+    assert found == "Skum"
+    assert "Rose Garden (band)" in cited_titles(answer)
+
+
+def test_a_value_named_as_the_kind_asked_is_not_replaced_by_its_page_s_subject(
+    meetings: tuple[GraphQLClient, str],
+) -> None:
+    """The song's page is about the song, but names the band as a band."""
+    query = "Which Canadian rock band released a song from their 1993 album Counterpoint?"
+    found, _ = short(meetings, query)
+    assert found == "Maple Union"
