@@ -499,8 +499,8 @@ class _Composition:
         if comparison.prefer is Prefer.BOTH:
             both = a.holds and b.holds
             self.draft_.short_answer = labels.label(self.context.language, "yes" if both else "no")
-        elif a.share != b.share:
-            self.draft_.short_answer = comparison.sides[0 if a.share > b.share else 1]
+        elif a.strength != b.strength:
+            self.draft_.short_answer = comparison.sides[0 if a.strength > b.strength else 1]
         return [(a.evidence, None), (b.evidence, None)]
 
     def _holding(self, side: str, wanted: Property) -> Holding | None:

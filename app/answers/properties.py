@@ -21,6 +21,7 @@ from ingest.analyzer import analyze
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
 _ATTRIBUTIVE = re.compile(r" (?!language\b)[a-z]")  # a noun follows, in lower case
+_NAMED_THING = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+$")  # "the band " before a name
 _NAMES = re.compile(rf"(?<!\w)(?:{CAPITALISED} )*{CAPITALISED}")  # a run of capitalised words
 
 
@@ -29,10 +30,18 @@ class Holding:
     evidence: Evidence
     share: float  # of the property's terms the sentence holds
     settled: bool = False  # it names another people than the one asked: the side lacks it
+    across: float = 0.0  # of the property's terms the side's sentences hold between them
 
     @property
     def holds(self) -> bool:
         return self.share >= HOLDS_SHARE
+
+    @property
+    def strength(self) -> tuple[float, float]:
+        """How well the side has the property: its best sentence's share, then what its
+        other sentences add ("an American film director" in one, "advisor for Disney" in
+        the next)."""
+        return self.share, self.across
 
 
 @dataclass(frozen=True)
@@ -83,8 +92,12 @@ def _one_of(origin: str, names: list[str]) -> bool:
 
 
 def _asks(text: str, origin: Origin) -> bool:
+    """Whether the question names the origin as one: not a name set after its kind ("the
+    band Soulfly"), whatever the entity model took it for."""
     found = re.search(rf"(?<!\w){re.escape(origin.text)}(?!\w)", text, re.I)
-    return found is not None and (not origin.people or _describes(text, found.end()))
+    if found is None or _NAMED_THING.search(text, 0, found.start()):
+        return False
+    return not origin.people or _describes(text, found.end())
 
 
 def _describes(text: str, end: int) -> bool:
@@ -103,7 +116,8 @@ def holding(about_side: list[Evidence], wanted: Property) -> Holding | None:
     best = about_side[index]
     if _another_people(best, wanted.exclusive):
         return Holding(best, 0.0, settled=True)
-    return Holding(best, count / len(wanted.terms))
+    together = frozenset().union(*(_held(e, wanted) for e in about_side))
+    return Holding(best, count / len(wanted.terms), across=len(together) / len(wanted.terms))
 
 
 def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:

@@ -604,7 +604,7 @@ def _same_value(what: str) -> AnswerType:
 def _sides(text: str) -> tuple[str, str] | None:
     for pattern in _SIDES:
         found = pattern.search(text)
-        a, b = (_ARTICLE.sub("", found.group(k).strip()) for k in "ab") if found else ("", "")
+        a, b = (_ARTICLE.sub("", found.group(k).strip(' "“”')) for k in "ab") if found else ("", "")
         a, b = _AUXILIARY.sub("", a), _TRAILING.sub("", b)
         a, b = _OWNER.sub("", a), _OWNER.sub("", b)
         if a and b and _is_side(a) and _is_side(b):

@@ -68,8 +68,9 @@ def test_a_people_that_names_a_thing_describes_nothing() -> None:
     sentence.entities_read([Named("Brazilian", "NORP", start, start + 9)])
     asked = read_question("Which musician played in the band Soulfly, Max Cavalera or Billy Idol?")
     assert asked.comparison is not None
-    pool = [sentence, *passages({"Soulfly": "Soulfly is a band."})]
+    pool = [sentence, *passages({"Soulfly": "Soulfly is a band.", "Tour": "Soulfly toured."})]
     pool[1].entities_read([Named("Soulfly", "NORP", 0, 7)])  # as the model once read it
+    pool[2].entities_read([Named("Soulfly", "GPE", 0, 7)])  # and once more
     wanted = property_of(asked, asked.comparison.sides, pool)
     found = holding([sentence], wanted)
     assert wanted.origins == frozenset() and found is not None and not found.settled
@@ -92,3 +93,20 @@ def test_a_people_does_not_settle_a_city() -> None:
     found = holding([bridge], wanted)
     assert wanted.origins == frozenset({"Istanbul"}) and wanted.exclusive == frozenset()
     assert found is not None and not found.settled
+
+
+def test_of_two_sides_whose_best_sentences_tie_the_one_whose_others_add_the_rest_has_it() -> None:
+    """Both are American film directors; only Tom Hale's next sentence adds "advisor for
+    Disney"."""
+    asked = read_question(
+        "Which American film director is an advisor for Disney, Ann Lee or Tom Hale?"
+    )
+    assert asked.comparison is not None
+    ann = passages({"Ann Lee": "Ann Lee is an American film director. She was born in Ohio."})
+    tom = passages(
+        {"Tom Hale": "Tom Hale is an American film director. He is a creative advisor for Disney."}
+    )
+    wanted = property_of(asked, asked.comparison.sides, ann + tom)
+    a, b = holding(ann, wanted), holding(tom, wanted)
+    assert a is not None and b is not None
+    assert a.share == b.share and b.strength > a.strength

@@ -417,6 +417,12 @@ def test_a_comparative_of_measure_compares_numbers(text: str, prefer: Prefer) ->
         ),
         ("Which film is older--Blue Lantern or Red Lantern?", ("Blue Lantern", "Red Lantern")),
         ("Which band has the most members, Elm Trio, or Oak Quartet?", ("Elm Trio", "Oak Quartet")),
+        (  # the quote mark that closes a clause before the sides is no part of them
+            'Which terrier includes types such as "Small" and "Tall," the Elm Terrier or the'
+            " Oak Terrier?",
+            ("Elm Terrier", "Oak Terrier"),
+        ),
+        ('Which came first, "Elm Light" or "Oak Road"', ("Elm Light", "Oak Road")),
     ],
 )
 def test_sides_may_open_the_question_or_follow_a_dash_or_a_comma(
@@ -500,7 +506,7 @@ def test_a_side_named_after_its_owner_and_kind_is_the_name() -> None:
         ("Which film came out first, Schindler's List or The Pianist?", "Schindler's List"),
         (
             'Which came first, "Hey Pa! There\'s a Goat on the Roof" or "Elm"?',
-            '"Hey Pa! There\'s a Goat on the Roof"',
+            "Hey Pa! There's a Goat on the Roof",
         ),
     ]:
         kept = read_question(text).comparison
