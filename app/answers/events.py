@@ -1,7 +1,8 @@
-"""Life events and the words that state them. "The place of death of X" is answered by
-"he was assassinated in Delft", and "where did X die?" by "his death in Toronto": the
-question and the passage name one event in different words, which neither stems nor
-shared first letters join. A term of a family reads as the family's name.
+"""Life events and measures, and the words that state them. "The place of death of X" is
+answered by "he was assassinated in Delft", and "where did X die?" by "his death in
+Toronto"; "which is higher?" by "an elevation of 7295 m": the question and the passage
+name one event or measure in different words, which neither stems nor shared first letters
+join. A term of a family reads as the family's name.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ _FAMILIES = {
     "death": "die death killed assassinated executed murdered perished",
     "birth": "born birth",
     "burial": "buried burial entombed",
+    # A measure, as a comparison asks for it ("which is higher?") and a passage gives it
+    # ("an elevation of 7295 m").
+    "height": "high higher highest tall taller tallest height elevation altitude",
 }
 _FAMILY_OF = {term: name for name, words in _FAMILIES.items() for term in analyze(words)}
 

@@ -333,6 +333,7 @@ _UNITS = (
     re.compile(r"כמה\s+(\S+)"),
     re.compile(r"何([日人件回年歳個本])"),
 )
+_NUMEROUS = frozenset(analyze("numerous"))  # compares how many of the thing asked there are
 _KANA_ONLY = re.compile(r"^[\u3040-\u309f\u30fc]+$")  # particles and endings: です, すか
 
 
@@ -488,7 +489,8 @@ def read_question(text: str, relative: frozenset[int] = frozenset()) -> Question
     terms = tuple(dict.fromkeys(family(t) for t in analyze(text) if _is_content(t)))
     roles = () if comparison is not None else _roles(text)
     kind_of = _kind_of(text) if answer_type is AnswerType.ENTITY and head in _CLASSES else None
-    return Question(text, answer_type, comparison, terms, _unit(text), head, roles, kind_of)
+    unit = _unit(text, head)
+    return Question(text, answer_type, comparison, terms, unit, head, roles, kind_of)
 
 
 def _kind_of(text: str) -> str | None:
@@ -624,10 +626,17 @@ def _is_content(term: str) -> bool:
     return term not in _QUESTION_WORDS and not _KANA_ONLY.match(term)
 
 
-def _unit(text: str) -> str | None:
+def _unit(text: str, head: str | None) -> str | None:
+    """What a count counts: "how many albums", "more studio albums". "Which species is the
+    most numerous?" counts the thing asked about."""
     for pattern in _UNITS:
         found = pattern.search(text)
         if found:
-            terms = analyze(found.group(1))
-            return terms[0] if terms else None
+            unit = _first_term(found.group(1))
+            return _first_term(head) if unit in _NUMEROUS and head else unit
     return None
+
+
+def _first_term(text: str) -> str | None:
+    terms = analyze(text)
+    return terms[0] if terms else None

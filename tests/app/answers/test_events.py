@@ -1,4 +1,4 @@
-"""Life events named in different words: the question's and the passage's."""
+"""Life events and measures named in different words: the question's and the passage's."""
 
 from __future__ import annotations
 
@@ -22,3 +22,9 @@ def test_a_sentence_keeps_its_own_terms_beside_the_event() -> None:
 def test_the_question_asks_for_the_event_not_its_word() -> None:
     assert "death" in read_question("Where did Ivo Marsh die?").terms
     assert "birth" in read_question("Where was Ivo Marsh born?").terms
+
+
+def test_a_height_asked_is_the_elevation_a_passage_gives() -> None:
+    """ "Which mountain is higher?" is answered by "an elevation of 7295 m"."""
+    assert "height" in read_question("Which mountain is higher, Elm Peak or Oak Peak?").terms
+    assert "height" in with_families(analyze("Its summit has an elevation of 7295 m."))

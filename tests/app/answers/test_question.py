@@ -383,10 +383,12 @@ def test_who_was_born_first_compares_dates_not_lifespans() -> None:
         ("Who has released more studio albums, A Band or B Band?", "album"),
         ("Which band has more members The Futureheads or Marcy Playground?", "member"),
         ("Who has written more than 300 papers, Ann Lee or Ivo Marsh?", None),
+        ("Which species is the most numerous, Aster Vale or Brome Hill?", "speci"),
     ],
 )
 def test_a_comparison_of_counts_names_what_it_counts(text: str, unit: str | None) -> None:
-    """The last word of the phrase after "more", up to a comma, a name or "than"."""
+    """The last word of the phrase after "more", up to a comma, a name or "than"; "the
+    most numerous" counts the thing asked about."""
     assert read_question(text).unit == unit
 
 
