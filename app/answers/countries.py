@@ -1,6 +1,7 @@
 """Countries by any of their names: "the U.S.", "American" and "United States" are one
 country; "Cuban American" names two. The names are countryinfo's (each country's name,
-alternative spellings and demonym); one name may stand for more than one country."""
+alternative spellings and demonym); one name may stand for more than one country. Apart
+from them, countryinfo's provinces (states, counties): "Shandong" is in China."""
 
 from __future__ import annotations
 
@@ -25,5 +26,25 @@ def _names() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
             if isinstance(name, str) and len(name) >= 2:
                 names.setdefault(name.replace(".", ""), set()).add(key)
     longest_first = sorted(names, key=len, reverse=True)  # "Papua New Guinea" before "Guinea"
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, longest_first)) + r")(?!\w)")
+    return pattern, {name: frozenset(keys) for name, keys in names.items()}
+
+
+def provinces_in(text: str) -> dict[str, frozenset[str]]:
+    """The provinces a text names, each with the countries it is one of: "Qingdao,
+    Shandong" names Shandong, of China."""
+    pattern, names = _provinces()
+    return {m.group(): names[m.group()] for m in pattern.finditer(text.replace(".", ""))}
+
+
+@lru_cache(maxsize=1)
+def _provinces() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
+    names: dict[str, set[str]] = {}
+    for key, info in CountryInfo.all().items():
+        for name in info.get("provinces") or []:
+            # Shorter ones are more often words or codes than names ("Para").
+            if isinstance(name, str) and len(name) >= 4:
+                names.setdefault(name.replace(".", ""), set()).add(key)
+    longest_first = sorted(names, key=len, reverse=True)
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, longest_first)) + r")(?!\w)")
     return pattern, {name: frozenset(keys) for name, keys in names.items()}

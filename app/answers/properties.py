@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.answers.countries import countries_in, provinces_in
 from app.answers.evidence import Evidence, related_terms
 from app.answers.question import CAPITALISED, AnswerType, Question
 from app.answers.verdicts import same_kind
@@ -125,9 +126,21 @@ def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:
     peoples and places asked that it names in any form ("English" holds "England", as a
     nationality compares)."""
     named = [o.text for o in _origins(evidence)]
-    found = [a for a in wanted.origins if _one_of(a, named)]
+    found = [a for a in wanted.origins if _names_origin(a, named)]
     origins = {t for a in found for t in analyze(a)} & wanted.terms
     return related_terms(evidence.terms, wanted.terms) | origins
+
+
+def _names_origin(asked: str, named: list[str]) -> bool:
+    """Whether the names hold the origin asked in any form, a country also by one of its
+    provinces ("Qingdao, Shandong" is in China); a province asked ("based in
+    Massachusetts?") only by itself, not by its country."""
+    provinces = provinces_in(asked)
+    if provinces:
+        return any(provinces.keys() & provinces_in(name).keys() for name in named)
+    countries = countries_in(asked)
+    within = {c for name in named for found in provinces_in(name).values() for c in found}
+    return _one_of(asked, named) or bool(countries & within)
 
 
 def _another_people(evidence: Evidence, asked: frozenset[str]) -> bool:

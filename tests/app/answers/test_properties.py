@@ -110,3 +110,36 @@ def test_of_two_sides_whose_best_sentences_tie_the_one_whose_others_add_the_rest
     a, b = holding(ann, wanted), holding(tom, wanted)
     assert a is not None and b is not None
     assert a.share == b.share and b.strength > a.strength
+
+
+def test_a_province_asked_is_held_by_that_province_not_by_its_country() -> None:
+    """ "Based in Massachusetts?": a company in North Carolina, in the same country, is not."""
+    asked = read_question("Are both Elm Energy and Oak Group based in Massachusetts?")
+    assert asked.comparison is not None
+    text = "Elm Energy is based in Charlotte, North Carolina, United States."
+    (sentence,) = passages({"Elm Energy": text})
+    places = ("Charlotte", "North Carolina", "United States")
+    sentence.entities_read([Named(p, "GPE", text.index(p), text.index(p) + len(p)) for p in places])
+    boston = "Oak Group is based in Boston, Massachusetts."
+    (other,) = passages({"Oak Group": boston})
+    at = boston.index("Massachusetts")
+    other.entities_read([Named("Massachusetts", "GPE", at, at + 13)])
+    wanted = property_of(asked, asked.comparison.sides, [sentence, other])
+    assert wanted.origins == frozenset({"Massachusetts"})
+    elm, oak = holding([sentence], wanted), holding([other], wanted)
+    assert elm is not None and oak is not None and oak.holds and elm.share < oak.share
+
+
+def test_a_country_asked_is_held_by_one_of_its_provinces() -> None:
+    """ "Located in China?": "a District of Qingdao, Shandong" names no country but is."""
+    asked = read_question("Are Elm District and Oak City both located in China?")
+    assert asked.comparison is not None
+    text = "Elm is a District of Qingdao, Shandong."
+    (sentence,) = passages({"Elm District": text})
+    places = ("Qingdao", "Shandong")
+    sentence.entities_read([Named(p, "GPE", text.index(p), text.index(p) + len(p)) for p in places])
+    china = passages({"Oak City": "Oak City is a city in China."})
+    china[0].entities_read([Named("China", "GPE", 20, 25)])
+    wanted = property_of(asked, asked.comparison.sides, [sentence, *china])
+    found = holding([sentence], wanted)
+    assert wanted.origins == frozenset({"China"}) and found is not None and found.holds
