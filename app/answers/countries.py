@@ -25,9 +25,7 @@ def _names() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
         for name in (info.get("name"), info.get("demonym"), *(info.get("altSpellings") or [])):
             if isinstance(name, str) and len(name) >= 2:
                 names.setdefault(name.replace(".", ""), set()).add(key)
-    longest_first = sorted(names, key=len, reverse=True)  # "Papua New Guinea" before "Guinea"
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, longest_first)) + r")(?!\w)")
-    return pattern, {name: frozenset(keys) for name, keys in names.items()}
+    return _lookup(names)
 
 
 def provinces_in(text: str) -> dict[str, frozenset[str]]:
@@ -42,9 +40,14 @@ def _provinces() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
     names: dict[str, set[str]] = {}
     for key, info in CountryInfo.all().items():
         for name in info.get("provinces") or []:
-            # Shorter ones are more often words or codes than names ("Para").
+            # Shorter ones are words as often as names: "Man", "Bar", "Van".
             if isinstance(name, str) and len(name) >= 4:
                 names.setdefault(name.replace(".", ""), set()).add(key)
-    longest_first = sorted(names, key=len, reverse=True)
+    return _lookup(names)
+
+
+def _lookup(names: dict[str, set[str]]) -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
+    """A pattern of the names, whole words, and what each stands for."""
+    longest_first = sorted(names, key=len, reverse=True)  # "Papua New Guinea" before "Guinea"
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, longest_first)) + r")(?!\w)")
     return pattern, {name: frozenset(keys) for name, keys in names.items()}
