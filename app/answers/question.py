@@ -205,7 +205,11 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (re.compile(r"どこ"), AnswerType.PLACE),
 )
 _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
-    (re.compile(r"\b(first|earlier|earliest|before|older|oldest|sooner)\b", re.I), Prefer.EARLIER),
+    # "before retiring to bed" is when a thing is done, not which came first.
+    (
+        re.compile(r"\b(first|earlier|earliest|before(?!\s+\w+ing\b)|older|oldest|sooner)\b", re.I),
+        Prefer.EARLIER,
+    ),
     (
         re.compile(
             r"\b(last|later|latest|after|younger|youngest|newer|newest"

@@ -513,3 +513,13 @@ def test_a_side_named_after_its_owner_and_kind_is_the_name() -> None:
     ]:
         kept = read_question(text).comparison
         assert kept is not None and kept.sides[0] == side
+
+
+def test_before_a_doing_is_when_not_which_came_first() -> None:
+    """ "Drunk before retiring to bed" says when; "which came before" compares dates."""
+    timed = read_question(
+        "Which is traditionally drunk before retiring to bed, Elm Tea or Oak Ale?"
+    )
+    assert timed.comparison is not None and timed.comparison.prefer is Prefer.HOLDS
+    first = read_question("Which came before, Elm Tea or Oak Ale?")
+    assert first.comparison is not None and first.comparison.prefer is Prefer.EARLIER
