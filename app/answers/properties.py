@@ -112,13 +112,13 @@ def holding(about_side: list[Evidence], wanted: Property) -> Holding | None:
     of it when that sentence names peoples and none of those asked."""
     if not about_side or not wanted.terms:
         return None
-    held = [(len(_held(e, wanted)), e.score, index) for index, e in enumerate(about_side)]
-    count, _, index = max(held, key=lambda h: (h[0], h[1]))
+    held = [_held(e, wanted) for e in about_side]
+    index = max(range(len(about_side)), key=lambda i: (len(held[i]), about_side[i].score))
     best = about_side[index]
     if _another_people(best, wanted.exclusive):
         return Holding(best, 0.0, settled=True)
-    together = frozenset().union(*(_held(e, wanted) for e in about_side))
-    return Holding(best, count / len(wanted.terms), across=len(together) / len(wanted.terms))
+    share, together = len(held[index]), frozenset().union(*held)
+    return Holding(best, share / len(wanted.terms), across=len(together) / len(wanted.terms))
 
 
 def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:
@@ -138,9 +138,10 @@ def _names_origin(asked: str, named: list[str]) -> bool:
     provinces = provinces_in(asked)
     if provinces:
         return any(provinces.keys() & provinces_in(name).keys() for name in named)
-    countries = countries_in(asked)
+    if _one_of(asked, named):
+        return True
     within = {c for name in named for found in provinces_in(name).values() for c in found}
-    return _one_of(asked, named) or bool(countries & within)
+    return bool(countries_in(asked) & within)
 
 
 def _another_people(evidence: Evidence, asked: frozenset[str]) -> bool:
