@@ -21,6 +21,9 @@ _FAMILIES = {
     "height": "high higher highest tall taller tallest height elevation altitude",
 }
 _FAMILY_OF = {term: name for name, words in _FAMILIES.items() for term in analyze(words)}
+# The units a measure is given in, wherever its word stands: "the eighth highest mountain in
+# the world at 8163 m" gives a height.
+_UNITS = {"height": frozenset(analyze("m metre metres meter meters ft feet foot"))}
 
 
 def family(term: str) -> str:
@@ -32,3 +35,8 @@ def with_families(terms: Iterable[str]) -> frozenset[str]:
     """The terms, with the event each one names beside it."""
     held = frozenset(terms)
     return held | {family(t) for t in held}
+
+
+def units_of(terms: Iterable[str]) -> frozenset[str]:
+    """The units of the measures the terms name: "higher" → m, ft."""
+    return frozenset().union(*(_UNITS.get(family(t), frozenset()) for t in terms))

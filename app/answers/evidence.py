@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from app.answers import members
-from app.answers.events import family, with_families
+from app.answers.events import family, units_of, with_families
 from app.answers.kinds import named_kinds, set_beside
 from app.answers.question import LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
@@ -426,6 +426,7 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         if not set(re.findall(r"\d+", m.group())) & asked and not _ORDINAL.match(m.group())
     ]
     wanted = frozenset(question.terms)
+    measures = units_of(wanted) if _compares_amounts(question) else frozenset()
 
     def near(value: Value) -> int:
         """The question's terms around the number, word families counting ("highest" for
@@ -438,6 +439,8 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         own = _COUNTED.sub("", value.text, count=1)
         after = " ".join(text[value.end :].split()[: UNIT_WORDS - len(own.split())])
         units = [*analyze(own), *analyze(after)]
+        if measures & set(analyze(own)):
+            return True
         return question.unit is not None and question.unit in units
 
     compared = _counts(question)
@@ -468,6 +471,14 @@ def _compares_frequency(question: Question) -> bool:
 def _compares_amounts(question: Question) -> bool:
     comparison = question.comparison
     return comparison is not None and comparison.prefer in (Prefer.MORE, Prefer.LESS)
+
+
+def _compares_order(question: Question) -> bool:
+    """Whether the question asks which side came first or last. A date it gives then
+    qualifies both sides ("which 1970s film was released first?"), and a side's own date
+    may be that one."""
+    comparison = question.comparison
+    return comparison is not None and comparison.prefer in (Prefer.EARLIER, Prefer.LATER)
 
 
 def _counts(question: Question) -> bool:
@@ -532,7 +543,7 @@ def _is_when(named: Named) -> bool:
 
 
 def _dates(evidence: Evidence, question: Question) -> list[Value]:
-    asked = question.text.casefold()
+    asked = "" if _compares_order(question) else question.text.casefold()
     parts = [p for n in evidence.named for p in _ends_of_a_span(n)]
     named = [
         Value(p.text, p.start, p.end)

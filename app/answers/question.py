@@ -244,6 +244,7 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
 _AT_THE_END = (
     r"(?:,|:|--|—|\bbetween|\bout of)\s*(?P<a>[^,?]+?),?\s+{joined}\s+(?P<b>[^,?]+?)\s*\??\s*$"
 )
+_PARTICLE = r"(?:of|the|de|del|der|du|da|la|le|van|von|ul|al|bin|ibn)"
 _SIDES = (
     # Set off by commas inside the question: "Which novelist, J. G. Farrell or Louis
     # Aragon, wrote of …?"
@@ -258,9 +259,11 @@ _SIDES = (
     # "or" splits before "and" does: "Bedknobs and Broomsticks or The Muppet Christmas Carol"
     re.compile(_AT_THE_END.format(joined="or"), re.I),
     re.compile(_AT_THE_END.format(joined="(?:or|and)"), re.I),
-    # "Who is younger Keith Bostic or Jerry Glanville?": the capitalised run before "or"
+    # "Who is younger Keith Bostic or Jerry Glanville?": the capitalised run before "or",
+    # with the small words a name holds ("Band of Skulls", "Mahbub ul Haq")
     re.compile(
-        r"(?P<a>(?:[A-Z0-9][\w'.&-]*\s+)*?[A-Z0-9][\w'.&-]*)\s+or\s+(?P<b>[A-Z0-9][^,?]*?)\s*\?\s*$"
+        rf"(?P<a>(?:[A-Z0-9][\w'.&-]*\s+(?:{_PARTICLE}\s+)?)*?[A-Z0-9][\w'.&-]*)"
+        r"\s+or\s+(?P<b>[A-Z0-9][^,?]*?)\s*\?\s*$"
     ),
     re.compile(r"(?P<a>[^\s,]+)\s+או\s+(?P<b>[^\s?]+)"),
     re.compile(r"(?P<a>[^\s、,]+?)(?:と|か)(?P<b>[^\s、,]+?)(?:の|では|は|、|,)"),

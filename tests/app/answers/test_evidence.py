@@ -199,3 +199,37 @@ def test_a_number_near_a_word_of_the_question_s_family_is_read() -> None:
     (sentence,) = passages({"Elm Peak": text})
     found = values(sentence, question, AnswerType.NUMBER)
     assert found and found[0].text == "7509 metres"
+
+
+def test_a_height_is_read_by_its_unit_wherever_the_word_for_it_stands() -> None:
+    """ "higher" is answered by "8163 m" thirty characters after "highest"."""
+    question = read_question("Which peak stands higher, Elm Peak or Oak Peak?")
+    text = "Oak Peak is the eighth highest mountain in the world at 8163 m above sea level."
+    (sentence,) = passages({"Oak Peak": text})
+    assert [v.text for v in values(sentence, question, AnswerType.NUMBER)] == ["8163 m"]
+
+
+def test_a_length_is_no_height_where_a_count_is_asked() -> None:
+    question = read_question("How many climbers reached Oak Peak?")
+    text = "Oak Peak is the eighth highest mountain in the world at 8163 m above sea level."
+    (sentence,) = passages({"Oak Peak": text})
+    assert values(sentence, question, AnswerType.NUMBER) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which 1970s film was released first, Elm Road or Oak Lane?", ["1970"]),
+        ("What year did the 1970 film Elm Road get a sequel?", []),
+    ],
+)
+def test_a_date_the_question_gives_may_be_a_side_s_own_in_a_comparison_of_time(
+    question: str, expected: list[str]
+) -> None:
+    """A comparison of which came first may give the decade both sides are of; a question
+    for a date never answers with the one it gives."""
+    text = "Elm Road is a 1970 American comedy film."
+    (sentence,) = passages({"Elm Road": text})
+    sentence.entities_read([Named("1970", "DATE", 14, 18)])
+    found = values(sentence, read_question(question), AnswerType.DATE)
+    assert [v.text for v in found] == expected

@@ -425,6 +425,9 @@ def test_a_comparative_of_measure_compares_numbers(text: str, prefer: Prefer) ->
             ("Elm Terrier", "Oak Terrier"),
         ),
         ('Which came first, "Elm Light" or "Oak Road"', ("Elm Light", "Oak Road")),
+        # with no comma, the capitalised run before "or" keeps the small words of a name
+        ("Which band has more members Band of Elms or Oak ?", ("Band of Elms", "Oak")),
+        ("Who was born first Ivo ul Marsh or Ann Lee?", ("Ivo ul Marsh", "Ann Lee")),
     ],
 )
 def test_sides_may_open_the_question_or_follow_a_dash_or_a_comma(
