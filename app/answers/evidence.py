@@ -382,8 +382,16 @@ def _alike(a: str, b: str) -> bool:
     """One stem, one event ("died" and "death"), or one word family by its first five
     letters: direct and director, perform and performer (the stemmer keeps agent nouns
     apart)."""
-    alike = family(a) == family(b)
+    alike = family(a) == family(b) or b in _unmarked(a) or a in _unmarked(b)
     return alike or (min(len(a), len(b)) >= PREFIX and a[:PREFIX] == b[:PREFIX])
+
+
+def _unmarked(term: str) -> tuple[str, ...]:
+    """The forms a feminine noun has without its ending, as stems: actress → actor,
+    hostess → host, princess → princ."""
+    if not term.endswith("ess"):
+        return ()
+    return (term[:-3], term[:-4] + "or") if term.endswith("ress") else (term[:-3],)
 
 
 def names_the_head(named: Named | Value, question: Question) -> bool:

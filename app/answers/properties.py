@@ -66,7 +66,7 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     """The property asked of the sides. A name in it is a people's or a place's when some
     sentence of the pool names it so, not by a list of nationalities; a people's name
     counts where it describes."""
-    named = {t for side in sides for t in analyze(side)}
+    named = {t for side in sides for t in analyze(side)} | _described(question.text, sides[1])
     terms = frozenset(t for t in question.terms if t not in named)
     asked = question.text
     for side in sides:
@@ -76,6 +76,13 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     origins = [o for o in known if _asks(asked, o)] + _places_of_peoples(asked, known, peoples)
     exclusive = [o.text for o in origins if o.people or _one_of(o.text, peoples)]
     return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive))
+
+
+def _described(text: str, side: str) -> set[str]:
+    """The terms of what the question says the last side is, set after it: "…, A or B, the
+    1970 Rolling Stones documentary?" describes B; it is no property asked of both."""
+    found = re.search(rf"{re.escape(side)}\s*,\s*(?:the|a|an)\s+(?P<what>[^,?]+)\?\s*$", text, re.I)
+    return set(analyze(found.group("what"))) if found else set()
 
 
 def _places_of_peoples(asked: str, known: set[Origin], peoples: list[str]) -> list[Origin]:

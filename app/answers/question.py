@@ -325,7 +325,7 @@ _NOT_A_SIDE = re.compile(
 _QUESTION_WORDS = frozenset(
     analyze(
         "who whom whose what which when where why how many much long old far first earlier"
-        " later last more less or and between did does do was were is are came come"
+        " later last more less or and between did does do was were is are came come also"
         " כמה מי מיהו מתי איפה היכן איזה איזו או קודם"
     )
 )

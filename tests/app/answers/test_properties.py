@@ -143,3 +143,30 @@ def test_a_country_asked_is_held_by_one_of_its_provinces() -> None:
     wanted = property_of(asked, asked.comparison.sides, [sentence, *china])
     found = holding([sentence], wanted)
     assert wanted.origins == frozenset({"China"}) and found is not None and found.holds
+
+
+def test_an_actress_is_an_actor_and_also_asks_nothing() -> None:
+    """ "Who was also an actor?" asks for one property, which "actress" holds."""
+    question = read_question("Who was also an actor, Ann Lee or Ivo Marsh?")
+    assert question.comparison is not None
+    pool = passages(
+        {
+            "Ann Lee": "Ann Lee is a South Korean singer, songwriter and actress.",
+            "Ivo Marsh": "Ivo Marsh is an American musician. It was also released as a single.",
+        }
+    )
+    wanted = property_of(question, question.comparison.sides, pool)
+    assert wanted.terms == frozenset({"actor"})
+    ann, ivo = holding(pool[:1], wanted), holding(pool[1:], wanted)
+    assert ann is not None and ann.holds
+    assert ivo is not None and not ivo.holds
+
+
+def test_what_the_question_says_the_last_side_is_is_no_property_of_both() -> None:
+    question = read_question(
+        "Which film was Oscar nominated, Elm Road or Oak Lane, the 1970 Rolling Stones"
+        " documentary?"
+    )
+    assert question.comparison is not None
+    wanted = property_of(question, question.comparison.sides, [])
+    assert wanted.terms == frozenset({"film", "nomin", "oscar"})
