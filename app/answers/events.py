@@ -19,11 +19,15 @@ _FAMILIES = {
     # A measure, as a comparison asks for it ("which is higher?") and a passage gives it
     # ("an elevation of 7295 m").
     "height": "high higher highest tall taller tallest height elevation altitude",
+    "distance": "close closer closest near nearer nearest distance away",
 }
 _FAMILY_OF = {term: name for name, words in _FAMILIES.items() for term in analyze(words)}
 # The units a measure is given in, wherever its word stands: "the eighth highest mountain in
-# the world at 8163 m" gives a height.
-_UNITS = {"height": frozenset(analyze("m metre metres meter meters ft feet foot"))}
+# the world at 8163 m" gives a height, "five miles (8 km) northwest of" a distance.
+_UNITS = {
+    "height": frozenset(analyze("m metre metres meter meters ft feet foot")),
+    "distance": frozenset(analyze("mile miles km kilometre kilometres kilometer kilometers")),
+}
 
 
 def family(term: str) -> str:

@@ -91,6 +91,10 @@ SCALES = {"hundred": 100, "thousand": 1_000, "million": 10**6, "billion": 10**9,
 # A value changed from: "changed from a weekly publication to a monthly one".
 _FORMER = re.compile(r"\bfrom\s+(?:(?:a|an|the)\s+)?$", re.I)
 _COUNT_WORDS = NUMBER_WORDS | {"single": 1, "only": 1, "sole": 1} | _FREQUENCIES | members.SIZES
+# A comparative before the noun it measures: "a higher population", not "higher than".
+_MEASURE_NAMED = re.compile(
+    r"\b(?i:high|tall|clos|near)(?:er|est)\s+(?!(?:than|to|in|of|from|and|or|at)\b)[a-z]"
+)
 UNIT_WORDS = 3  # words after a number read for the unit it counts: "two studio albums"
 _COUNTED = re.compile(rf"^(?:{_COUNT})")
 _DATE = re.compile(
@@ -434,7 +438,7 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         if not set(re.findall(r"\d+", m.group())) & asked and not _ORDINAL.match(m.group())
     ]
     wanted = frozenset(question.terms)
-    measures = units_of(wanted) if _compares_amounts(question) else frozenset()
+    measures = _measures(question)
 
     def near(value: Value) -> int:
         """The question's terms around the number, word families counting ("highest" for
@@ -456,7 +460,7 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         found += [Value(m.group("one"), m.start("one"), m.end("one")) for m in _ONE.finditer(text)]
     counting = {v.start: counts_the_unit(v) for v in found}
     ranked = sorted(found, key=lambda v: (not counting[v.start], -near(v)))
-    if compared:
+    if compared or measures:
         counted = [v for v in ranked if counting[v.start]]
         return counted if counted or question.unit != members.UNIT else _members(evidence)
     return [v for v in ranked if near(v) > 0 or counting[v.start]]
@@ -479,6 +483,14 @@ def _compares_frequency(question: Question) -> bool:
 def _compares_amounts(question: Question) -> bool:
     comparison = question.comparison
     return comparison is not None and comparison.prefer in (Prefer.MORE, Prefer.LESS)
+
+
+def _measures(question: Question) -> frozenset[str]:
+    """The units of the measure two amounts are compared by, when the comparative names
+    none other: "which stands higher?" is a height, "a higher population" is not."""
+    if not _compares_amounts(question) or _MEASURE_NAMED.search(question.text):
+        return frozenset()
+    return units_of(question.terms)
 
 
 def _compares_order(question: Question) -> bool:

@@ -230,7 +230,7 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     (
         re.compile(
             r"\b(fewer|less|least|smaller|smallest|lower|lowest|shorter|shortest|narrower"
-            r"|narrowest|shallower|shallowest)\b",
+            r"|narrowest|shallower|shallowest|closer|closest|nearer|nearest)\b",
             re.I,
         ),
         Prefer.LESS,

@@ -233,3 +233,19 @@ def test_a_date_the_question_gives_may_be_a_side_s_own_in_a_comparison_of_time(
     sentence.entities_read([Named("1970", "DATE", 14, 18)])
     found = values(sentence, read_question(question), AnswerType.DATE)
     assert [v.text for v in found] == expected
+
+
+def test_a_distance_is_read_by_its_unit_and_no_other_number_answers_it() -> None:
+    question = read_question("Which airport is closer to its town, Elm Field or Oak Field?")
+    text = "Elm Field is a public airport with 2 runways five miles (8 km) northwest of Elm."
+    (sentence,) = passages({"Elm Field": text})
+    found = values(sentence, question, AnswerType.NUMBER)
+    assert sorted(v.text for v in found) == ["8 km", "five miles"]
+
+
+def test_a_comparative_before_the_noun_it_measures_asks_no_height() -> None:
+    """ "a higher population" is no height: the number of people answers, not metres."""
+    question = read_question("Which town has a higher population, Elm or Oak?")
+    text = "Elm has a population of 4,210; its castle, rebuilt in brick and stone, stands at 300 m."
+    (sentence,) = passages({"Elm": text})
+    assert [v.text for v in values(sentence, question, AnswerType.NUMBER)] == ["4,210"]

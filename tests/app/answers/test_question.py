@@ -398,6 +398,7 @@ def test_a_comparison_of_counts_names_what_it_counts(text: str, unit: str | None
         ("Which tower is taller, Elm Tower or Oak House?", Prefer.MORE),
         ("Which airport is busier, Elm Field or Oak Field?", Prefer.MORE),
         ("Which river is shallower, the Elm or the Oak?", Prefer.LESS),
+        ("Which airport is closer to its town, Elm Field or Oak Field?", Prefer.LESS),
     ],
 )
 def test_a_comparative_of_measure_compares_numbers(text: str, prefer: Prefer) -> None:
