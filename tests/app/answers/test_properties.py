@@ -164,8 +164,7 @@ def test_an_actress_is_an_actor_and_also_asks_nothing() -> None:
 
 def test_what_the_question_says_the_last_side_is_is_no_property_of_both() -> None:
     question = read_question(
-        "Which film was Oscar nominated, Elm Road or Oak Lane, the 1970 Rolling Stones"
-        " documentary?"
+        "Which film was Oscar nominated, Elm Road or Oak Lane, the 1970 Rolling Stones documentary?"
     )
     assert question.comparison is not None
     wanted = property_of(question, question.comparison.sides, [])
