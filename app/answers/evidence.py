@@ -42,6 +42,8 @@ NUMBER_WORDS = {
         " fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+# How many times, in one word: "he twice won the Academy Award".
+NUMBER_WORDS |= {"once": 1, "twice": 2, "thrice": 3}
 _DIGITS = r"\d+(?:[.,]\d+)*"
 _COUNT = _DIGITS + r"|\b(?i:" + "|".join(NUMBER_WORDS) + r")\b"
 _NUMBER = re.compile(
@@ -54,7 +56,8 @@ _NAMING_HEADS = frozenset({"name", "nickname", "title", "alias", "moniker", "pse
 _QUOTE_MARK = re.compile(r"[\"“”]")
 _QUOTED = re.compile(r"[\"“](?P<title>[^\"“”]{1,80})[\"”]")
 _QUOTE_JOINS = re.compile(r"^\s*[,;:]|[,;]\s*$|^\s*(?:and|or|as well as)\b")  # between quotes
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b")  # a rank, "the 23rd-highest peak", no amount
+# A rank ("the 23rd-highest peak") or "one of" many is no amount.
+_NO_AMOUNT = re.compile(r"\d+(?:st|nd|rd|th)\b|(?i:one\s+of)\b")
 # "a genus of a single species", "the only species in the genus": a count of one, read
 # only where two counts are compared, since "only" is no number elsewhere.
 _ONE = re.compile(r"\b(?:a|an|the|its)\s+(?P<one>single|only|sole)\b", re.I)
@@ -435,7 +438,7 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     found = [
         Value(m.group().strip(), m.start(), m.end())
         for m in _NUMBER.finditer(text)
-        if not set(re.findall(r"\d+", m.group())) & asked and not _ORDINAL.match(m.group())
+        if not set(re.findall(r"\d+", m.group())) & asked and not _NO_AMOUNT.match(m.group())
     ]
     wanted = frozenset(question.terms)
     measures = _measures(question)

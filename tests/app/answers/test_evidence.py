@@ -249,3 +249,11 @@ def test_a_comparative_before_the_noun_it_measures_asks_no_height() -> None:
     text = "Elm has a population of 4,210; its castle, rebuilt in brick and stone, stands at 300 m."
     (sentence,) = passages({"Elm": text})
     assert [v.text for v in values(sentence, question, AnswerType.NUMBER)] == ["4,210"]
+
+
+def test_twice_is_a_count_and_one_of_many_is_none() -> None:
+    question = read_question("Who won more Academy Awards, Ann Lee or Ivo Marsh?")
+    text = "Ann Lee, one of the founders of the guild, twice won the Academy Award."
+    (sentence,) = passages({"Ann Lee": text})
+    found = values(sentence, question, AnswerType.NUMBER)
+    assert [(v.text, count_of(v.text)) for v in found] == [("twice won", 2.0)]
