@@ -42,8 +42,7 @@ NUMBER_WORDS = {
         " fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-# How many times, in one word: "he twice won the Academy Award".
-NUMBER_WORDS |= {"once": 1, "twice": 2, "thrice": 3}
+NUMBER_WORDS |= {"once": 1, "twice": 2, "thrice": 3}  # how many times: "he twice won"
 _DIGITS = r"\d+(?:[.,]\d+)*"
 _COUNT = _DIGITS + r"|\b(?i:" + "|".join(NUMBER_WORDS) + r")\b"
 _NUMBER = re.compile(
@@ -453,10 +452,10 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         """The unit read with the number ("25日", "two studio") or the words after it."""
         own = _COUNTED.sub("", value.text, count=1)
         after = " ".join(text[value.end :].split()[: UNIT_WORDS - len(own.split())])
-        units = [*analyze(own), *analyze(after)]
-        if measures & set(analyze(own)):
+        own_units = analyze(own)
+        if measures.intersection(own_units):
             return True
-        return question.unit is not None and question.unit in units
+        return question.unit is not None and question.unit in [*own_units, *analyze(after)]
 
     compared = _counts(question)
     if compared:
