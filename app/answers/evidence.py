@@ -495,12 +495,15 @@ def _measures(question: Question) -> frozenset[str]:
     return units_of(question.terms)
 
 
-def _compares_order(question: Question) -> bool:
-    """Whether the question asks which side came first or last. A date it gives then
-    qualifies both sides ("which 1970s film was released first?"), and a side's own date
-    may be that one."""
+def _not_dated_by(question: Question) -> str:
+    """The words of the question no date of the answer is, case folded: all of them, but
+    where it asks which side came first or last only the sides' names ("INC-2041"). A date
+    it gives then qualifies both sides ("which 1970s film was released first?"), and a
+    side's own date may be that one."""
     comparison = question.comparison
-    return comparison is not None and comparison.prefer in (Prefer.EARLIER, Prefer.LATER)
+    if comparison is not None and comparison.prefer in (Prefer.EARLIER, Prefer.LATER):
+        return " ".join(comparison.sides).casefold()
+    return question.text.casefold()
 
 
 def _counts(question: Question) -> bool:
@@ -565,7 +568,7 @@ def _is_when(named: Named) -> bool:
 
 
 def _dates(evidence: Evidence, question: Question) -> list[Value]:
-    asked = "" if _compares_order(question) else question.text.casefold()
+    asked = _not_dated_by(question)
     parts = [p for n in evidence.named for p in _ends_of_a_span(n)]
     named = [
         Value(p.text, p.start, p.end)

@@ -257,3 +257,13 @@ def test_twice_is_a_count_and_one_of_many_is_none() -> None:
     (sentence,) = passages({"Ann Lee": text})
     found = values(sentence, question, AnswerType.NUMBER)
     assert [(v.text, count_of(v.text)) for v in found] == [("twice won", 2.0)]
+
+
+def test_a_side_s_name_is_no_date_of_it() -> None:
+    question = read_question("Which incident came first, INC-2041 or INC-2077?")
+    text = "INC-2041 was opened on 3 March 2024."
+    (sentence,) = passages({"INC-2041": text})
+    sentence.entities_read([Named("3 March 2024", "DATE", 23, 35)])
+    assert [v.text for v in values(sentence, question, AnswerType.DATE)] == ["3 March 2024"]
+    (bare,) = passages({"INC-2077": "INC-2077 followed it."})
+    assert values(bare, question, AnswerType.DATE) == []
