@@ -416,7 +416,16 @@ class _Composition:
         """A bridge hop, unless the best sentence has the value and the hop has not
         earned its place over it."""
         hop = best_hop(self.ranked, self.question)
-        return None if hop is None or (has_value and not hop.earned) else hop
+        if hop is None or (has_value and not hop.earned) or self._asked_of_itself(hop):
+            return None
+        return hop
+
+    def _asked_of_itself(self, hop: Hop) -> bool:
+        """Whether the hop's value is a thing the question names, by its page's title: the
+        hop reached the page of "José Saramago" ("José de Sousa Saramago, … was a writer")
+        for "José Saramago and Ivo Andrić were recipients of what award?"."""
+        value = hop.value
+        return value is not None and _asks_about(self.question, _as_titled(hop.answer, value))
 
     def _compare(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         if comparison.prefer in (Prefer.BOTH, Prefer.HOLDS):

@@ -182,3 +182,32 @@ def test_a_passage_ingest_found_no_entity_in_is_not_read_again(
     query = "Who directed Blue Lantern?"
     assert short_answer(composer, query) == "Maren Olsvik"
     assert short_answer(composer, query, stored=lambda _: []) != "Maren Olsvik"
+
+
+def test_a_hop_back_to_a_thing_the_question_names_is_not_taken(
+    composer: ExtractiveComposer,
+) -> None:
+    """A ceremony's page names the prize as "Nobel", and the prize leads to Ada Lind's own
+    page, whose subject the question names: the prize in her sentence is the answer, not
+    her fuller name."""
+    pages = {
+        "Ada Lind": "Ada Marie Lind (16 November 1922 – 18 June 2010) was a Norwegian writer and"
+        " recipient of the 1998 Nobel Prize in Literature.",
+        "Festival March": "The march was played at the presentation ceremony for the Nobel"
+        " Prize in Literature.",
+        "Ivo Brandt": "Ivo Brandt was a Bosnian novelist.",
+    }
+    labels = {
+        "Ada Marie Lind": "PERSON",
+        "Nobel Prize in Literature": "WORK_OF_ART",
+        "Nobel": "ORG",
+        "Ivo Brandt": "PERSON",
+    }
+
+    def kept(text: str) -> list[Named]:
+        opening = text.startswith("The march")
+        found = [(n, text.find(n)) for n in labels if (n == "Nobel") == opening]
+        return [Named(n, labels[n], at, at + len(n)) for n, at in found if at >= 0]
+
+    query = "Ada Lind and Ivo Brandt were recipients of what award in Literature?"
+    assert short_answer(composer, query, pages, stored=kept) == "Nobel Prize in Literature"
