@@ -588,8 +588,16 @@ def _dates(evidence: Evidence, question: Question) -> list[Value]:
                 -nearness(evidence, v, terms),
             ),
         )
-    return [
+    read = [
         Value(m.group(), m.start(), m.end())
         for m in _DATE.finditer(evidence.text)
         if m.group().casefold() not in asked
     ]
+    return _by_life_event(read, question) if _life_s_ends(evidence.text, read) else read
+
+
+def _life_s_ends(text: str, found: list[Value]) -> bool:
+    """Whether the two dates read stand in the sentence's first brackets, a life's ends
+    whose dash the entity model lost ("(14 August 193322 November 2012)")."""
+    opened, closed = text.find("("), text.find(")")
+    return len(found) == 2 and all(opened < v.start and v.end <= closed for v in found)

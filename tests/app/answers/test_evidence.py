@@ -267,3 +267,13 @@ def test_a_side_s_name_is_no_date_of_it() -> None:
     assert [v.text for v in values(sentence, question, AnswerType.DATE)] == ["3 March 2024"]
     (bare,) = passages({"INC-2077": "INC-2077 followed it."})
     assert values(bare, question, AnswerType.DATE) == []
+
+
+def test_two_dates_glued_in_the_first_brackets_are_a_life_s_ends() -> None:
+    """The entity model reads "14 August 193322 November 2012" as one date no parser
+    takes; read from the text, the later of the two is when the person died."""
+    text = "Ivo Marsh, AM (14 August 193322 November 2012) was a novelist."
+    (sentence,) = passages({"Ivo Marsh": text})
+    sentence.entities_read([Named("14 August 193322 November 2012", "DATE", 15, 45)])
+    died = values(sentence, read_question("When did Ivo Marsh die?"), AnswerType.DATE)
+    assert [v.text for v in died] == ["22 November 2012", "14 August 1933"]
