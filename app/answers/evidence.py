@@ -599,5 +599,13 @@ def _dates(evidence: Evidence, question: Question) -> list[Value]:
 def _life_s_ends(text: str, found: list[Value]) -> bool:
     """Whether the two dates read stand in the sentence's first brackets, a life's ends
     whose dash the entity model lost ("(14 August 193322 November 2012)")."""
-    opened, closed = text.find("("), text.find(")")
-    return len(found) == 2 and all(opened < v.start and v.end <= closed for v in found)
+    return len(found) == 2 and len(in_first_brackets(text, found)) == 2
+
+
+def in_first_brackets(text: str, found: list[Value]) -> list[Value]:
+    """The values inside the text's first brackets."""
+    opened = text.find("(")
+    closed = text.find(")", opened)
+    if opened < 0 or closed < 0:
+        return []
+    return [v for v in found if opened < v.start and v.end <= closed]

@@ -9,7 +9,7 @@ import re
 from datetime import date
 
 from app.answers.countries import countries_in
-from app.answers.evidence import SCALES, Evidence, Value, count_of
+from app.answers.evidence import SCALES, Evidence, Value, count_of, in_first_brackets
 from app.answers.question import AnswerType, Comparison, Prefer, Question
 from app.answers.shared import same_name
 from ingest.analyzer import analyze
@@ -51,11 +51,7 @@ def days_between(texts: list[str]) -> int | None:
 
 def within_brackets(text: str, found: list[Value]) -> list[Value]:
     """The values inside the text's first brackets, when they hold two or more; else all."""
-    opened = text.find("(")
-    closed = text.find(")", opened)
-    if opened < 0 or closed < 0:
-        return found
-    inside = [v for v in found if opened < v.start and v.end <= closed]
+    inside = in_first_brackets(text, found)
     return inside if len(inside) >= 2 else found
 
 
