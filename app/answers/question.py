@@ -322,6 +322,8 @@ _NOT_A_SIDE = re.compile(
     r"\b(?:what|which|who|whom|whose|where|when|how)\b"
     rf"|^(?:{_OPENING_VERBS}|can|could|will|would)\b"
 )
+# The words of how a question asks, which name nothing asked: its question words, its
+# verbs of being and coming, and "also" ("Who was also an actor?" asks for an actor).
 _QUESTION_WORDS = frozenset(
     analyze(
         "who whom whose what which when where why how many much long old far first earlier"
