@@ -6,6 +6,7 @@ from them, countryinfo's provinces (states, counties): "Shandong" is in China.""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
 from countryinfo import CountryInfo
@@ -28,7 +29,9 @@ def _names() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
     return _lookup(names)
 
 
-def provinces_in(text: str) -> dict[str, frozenset[str]]:
+# Asked of every sentence about a side, for the same few names again and again.
+@lru_cache(maxsize=4_096)
+def provinces_in(text: str) -> Mapping[str, frozenset[str]]:
     """The provinces a text names, each with the countries it is one of: "Qingdao,
     Shandong" names Shandong, of China."""
     pattern, names = _provinces()
