@@ -146,12 +146,12 @@ def _ends(words: list[str], index: int, current: list[str]) -> bool:
 
 def _after_noun(words: list[str], index: int, current: list[str]) -> bool:
     """A participle after the noun ends the phrase: "a magazine published by …", "a
-    documentary starring Maija …", "a film loosely based on …"; not "a mixed martial
-    artist"."""
+    documentary starring Maija …", "a film loosely based on …", "an actor best-known
+    for …"; not "a mixed martial artist"."""
     word, following = words[index], words[index + 1] if index + 1 < len(words) else ""
     if not current or not word.islower():
         return False
     if word.endswith("ly") and following.endswith("ed"):
         return True
     ends = following[:1].isupper() or following.casefold() in _ENDS | {"a", "an", "the"}
-    return word.endswith(("ed", "ing")) and ends
+    return word.endswith(("ed", "ing", "known")) and ends

@@ -211,3 +211,22 @@ def test_a_hop_back_to_a_thing_the_question_names_is_not_taken(
 
     query = "Ada Lind and Ivo Brandt were recipients of what award in Literature?"
     assert short_answer(composer, query, pages, stored=kept) == "Nobel Prize in Literature"
+
+
+def test_a_page_about_an_actor_is_no_film_over_the_film_its_sentence_names(
+    composer: ExtractiveComposer,
+) -> None:
+    """The hop into the actor's page found the film; that the page's opening calls him a
+    "stage and film actor" does not make him the film asked for."""
+    pages = {
+        "Harbour Nights Live!": "The special starred Elin Sokol in the title role and Tomas"
+        " Brenner as the Harbour King.",
+        "Tomas Brenner": "Tomas Brenner (born 3 March 1943) is an American stage and film actor"
+        " who has appeared in more than 100 films. Brenner won the Academy Award for Best"
+        ' Supporting Actor for his role in "The Salt Road".',
+    }
+    query = (
+        "The actor playing the Harbour King in Harbour Nights Live! won an Academy Award for"
+        " which film?"
+    )
+    assert short_answer(composer, query, pages) == "The Salt Road"

@@ -30,6 +30,11 @@ from app.answers.shared import common_class, defines_as_kind, definition_items
         ("Bitter Jester is a documentary starring Maija DiGiorgio.", [["documentary"]]),
         ("Astro Boy is a 2009 superhero film loosely based on the manga.", [["superhero", "film"]]),
         ("It opened in 1952.", []),
+        (
+            "Don Ely (1942 – 2008) was an American character actor best-known for playing a"
+            " general.",
+            [["character", "actor"]],
+        ),
         # what the subject is regarded as defines it too
         (
             "Ivo Marsh is widely regarded as a major Irish writer of his time.",
