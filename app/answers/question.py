@@ -146,6 +146,7 @@ _OF_WHAT = re.compile(
     re.I,
 )
 _DETERMINERS = frozenset({"the", "a", "an"})
+_DEMONSTRATIVES = frozenset({"these", "those", "this", "that"})
 _PHRASE_ENDS = frozenset(
     "is was are were be been did does do has had have can could will would may might"
     " of in on at to from for by with that which who who's whom whose where when as and or".split()
@@ -391,8 +392,12 @@ def _head(
     if found is None:
         return None
     read: list[tuple[str, int, str | None]] = []  # each word: the head so far, its end, kind
+    previous = ""
     for word in re.finditer(r"[\w'-]+,?", found.group("words")):
         bare = word.group().rstrip(",").casefold()
+        if read and _past_after_noun(bare, previous):
+            break  # "which duo composed music for …": the noun's verb ends the phrase
+        previous = word.group()
         if bare == "of" and read and read[-1][0] in _CLASSES:
             read[-1] = (read[-1][0], read[-1][1], None)  # "what group of plants": a class
         if bare in _PHRASE_ENDS:
@@ -412,6 +417,16 @@ def _head(
     if last is None:
         return None
     return found.start("words") + end, last, AnswerType.ENTITY
+
+
+def _past_after_noun(word: str, previous: str) -> bool:
+    """Whether a word is a verb in the past tense after the phrase's noun ("which series
+    featured …"), not a modifier before it: "which American animated series", "a
+    jet-powered bomber", "a highly decorated officer", "a ground-based armed force"."""
+    if not (word.endswith("ed") and len(word) > 4 and "-" not in word):
+        return False
+    modifier = previous.endswith(("ly", ",")) or "-" in previous or previous in _DEMONSTRATIVES
+    return previous.islower() and not modifier
 
 
 def _of_what(text: str) -> tuple[int, str, AnswerType] | None:

@@ -62,6 +62,11 @@ def test_the_head_noun_of_a_what_phrase_is_its_last_known_noun() -> None:
         ("To what group of plants does Aster Vale belong?", "group", AnswerType.ENTITY),
         ("What group released the album Blue?", "group", AnswerType.ORGANISATION),
         ("Which member of the band wrote Blue?", "member", AnswerType.PERSON),
+        # a verb in the past tense after the noun ends the phrase; a modifier before it not
+        ("Which parody series featured American actor Ivo Marsh?", "series", AnswerType.WORK),
+        ("Which songwriting duo composed music for Blue?", "duo", AnswerType.ENTITY),
+        ("Which American animated series starred Ivo Marsh?", "series", AnswerType.WORK),
+        ("What ground-based armed force was defeated at Nanchang?", "force", AnswerType.ENTITY),
     ],
 )
 def test_a_what_phrase_ends_where_its_noun_does(text: str, head: str, kind: AnswerType) -> None:
