@@ -147,6 +147,9 @@ _OF_WHAT = re.compile(
 )
 _DETERMINERS = frozenset({"the", "a", "an"})
 _DEMONSTRATIVES = frozenset({"these", "those", "this", "that"})
+# Past participles not in -ed: "what surfer born in 1992", "what essayist best known for".
+_PARTICIPLES = frozenset("born known written made held built sold drawn shown given taken".split())
+_BEFORE_PARTICIPLES = frozenset({"best", "well", "most", "first", "later"})
 _PHRASE_ENDS = frozenset(
     "is was are were be been did does do has had have can could will would may might"
     " of in on at to from for by with that which who who's whom whose where when as and or".split()
@@ -396,6 +399,8 @@ def _head(
     for word in re.finditer(r"[\w'-]+,?", found.group("words")):
         bare = word.group().rstrip(",").casefold()
         if read and _past_after_noun(bare, previous):
+            if previous in _BEFORE_PARTICIPLES:
+                read.pop()  # "what essayist best known for …"
             break  # "which duo composed music for …": the noun's verb ends the phrase
         previous = word.group()
         if bare == "of" and read and read[-1][0] in _CLASSES:
@@ -420,10 +425,12 @@ def _head(
 
 
 def _past_after_noun(word: str, previous: str) -> bool:
-    """Whether a word is a verb in the past tense after the phrase's noun ("which series
-    featured …"), not a modifier before it: "which American animated series", "a
-    jet-powered bomber", "a highly decorated officer", "a ground-based armed force"."""
-    if not (word.endswith("ed") and len(word) > 4 and "-" not in word):
+    """Whether a word is a verb in the past tense or a participle after the phrase's noun
+    ("which series featured …", "what surfer born in …"), not a modifier before it:
+    "which American animated series", "a jet-powered bomber", "a highly decorated officer",
+    "a ground-based armed force"."""
+    past = word.endswith("ed") and len(word) > 4 and "-" not in word
+    if not (past or word in _PARTICIPLES):
         return False
     modifier = previous.endswith(("ly", ",")) or "-" in previous or previous in _DEMONSTRATIVES
     return previous.islower() and not modifier

@@ -67,6 +67,8 @@ def test_the_head_noun_of_a_what_phrase_is_its_last_known_noun() -> None:
         ("Which songwriting duo composed music for Blue?", "duo", AnswerType.ENTITY),
         ("Which American animated series starred Ivo Marsh?", "series", AnswerType.WORK),
         ("What ground-based armed force was defeated at Nanchang?", "force", AnswerType.ENTITY),
+        ("What Hawaiian surfer born 18 October 1992 won the Pro?", "surfer", AnswerType.ENTITY),
+        ("What English essayist best known for Blue wrote Red?", "essayist", AnswerType.ENTITY),
     ],
 )
 def test_a_what_phrase_ends_where_its_noun_does(text: str, head: str, kind: AnswerType) -> None:
