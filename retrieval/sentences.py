@@ -30,6 +30,7 @@ _MONTH = (
 )
 _BEFORE_A_NUMBER = re.compile(r"(?:^|[\s(\"'])(?:b|d|c|ca|fl|r|p|pp|no|vol)\.$")
 _A_NUMBER = re.compile(rf"\d|{_MONTH}")
+_LOWER = re.compile(r"[a-z]")
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,8 @@ def _continues(text: str, start: int, period: int, after: int) -> bool:
     """Whether the punctuation at `period` is inside a sentence rather than its end."""
     if _ABBREVIATION.search(text, max(start, period - 6), period):
         return True
+    if _LOWER.match(text, after):
+        return True  # "located in the U.S. state of …", "e.g. a song": no sentence starts so
     if _BEFORE_A_NUMBER.search(text[max(start, period - 5) : period]) is None:
         return False
     return _A_NUMBER.match(text, after) is not None

@@ -74,3 +74,12 @@ def test_lower_case_abbreviations_do_not_end_a_sentence() -> None:
         "So it is.",
         "1994 came.",
     ]
+
+
+def test_a_period_before_a_lower_case_word_ends_no_sentence() -> None:
+    """An abbreviation's period: "the U.S. state of", "e.g. a song"."""
+    text = "Vale is a county in the U.S. state of Ohio, e.g. a quiet one. Its seat is Ross."
+    assert [s.text for s in sentences(text)] == [
+        "Vale is a county in the U.S. state of Ohio, e.g. a quiet one.",
+        "Its seat is Ross.",
+    ]
