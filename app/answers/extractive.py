@@ -381,18 +381,10 @@ class _Composition:
             if value is not None and self._named_as_asked(name, chain[-1][0], value):
                 return chain
             opening = self._opening(evidence.source)
-            if opening is not None and self._defines(opening, head, value):
+            if opening is not None and _defines(opening.text, head, value):
                 kept = chain[:index] + ([] if opening is evidence else [(evidence, None)])
                 return [*kept, (opening, Value(name, 0, 0))]  # the title, not in the text
         return chain
-
-    def _defines(self, opening: Evidence, head: str, value: Value | None) -> bool:
-        """Whether a page's opening calls its subject a thing of the kind asked: by its own
-        noun phrases when the chain has found a value already ("an American stage and film
-        actor" is no film, over "The Deer Hunter"), else by its first words."""
-        if value is not None:
-            return defines_as_kind(opening.text, head)
-        return defines_as(opening.text, head)
 
     def _named_as_asked(self, name: str, holder: Evidence, value: Value) -> bool:
         """Whether the value is the page's own name in another form, or is named as of the
@@ -676,6 +668,15 @@ def _met_at_bridge(
         ]
     bridge = Value(hop.bridge.text, hop.bridge.start, hop.bridge.end)
     return [(hop.answer, None), (hop.anchor, bridge)]  # the value leads the last claim
+
+
+def _defines(opening: str, head: str, value: Value | None) -> bool:
+    """Whether a page's opening calls its subject a thing of the kind asked: by its own
+    noun phrases when the chain has found a value already ("an American stage and film
+    actor" is no film, over "The Deer Hunter"), else by its first words."""
+    if value is not None:
+        return defines_as_kind(opening, head)
+    return defines_as(opening, head)
 
 
 def _about_text(evidence: Evidence) -> str:
