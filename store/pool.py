@@ -12,6 +12,11 @@ from psycopg_pool import AsyncConnectionPool
 
 Conn = AsyncConnection[TupleRow]
 Pool = AsyncConnectionPool[Conn]
+# psycopg prepares a statement on its fifth run, and Postgres may then plan it once for any
+# values. A generic plan of the dense search chose other neighbours than the plan for the
+# query's own vector and scope, so the same search answered differently once a connection
+# had served a few hundred: every statement is planned for its values instead.
+PLAN_CACHE_MODE = "force_custom_plan"
 
 
 async def open_pool(url: str, size: int, timeout: float) -> Pool:
@@ -25,7 +30,11 @@ async def open_pool(url: str, size: int, timeout: float) -> Pool:
         configure=_configure,
         # Discard connections broken by a server restart instead of handing them out.
         check=AsyncConnectionPool.check_connection,
-        kwargs={"connect_timeout": max(1, int(timeout)), "application_name": "trellis"},
+        kwargs={
+            "connect_timeout": max(1, int(timeout)),
+            "application_name": "trellis",
+            "options": f"-c plan_cache_mode={PLAN_CACHE_MODE}",
+        },
     )
     await pool.open(wait=True, timeout=timeout)
     return pool
