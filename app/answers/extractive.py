@@ -91,6 +91,7 @@ _EXCEPTION = re.compile(
     re.I,
 )
 _QUOTES = {"ja": ("「", "」")}
+_ARTICLE = re.compile(r"^the\s+", re.I)  # "the USS Essex" may be titled "USS Essex"
 _BEFORE_A_COMMA = rf"(?P<run>(?:{CAPITALISED}\s+)*{CAPITALISED}),\s*"
 _AFTER_A_COMMA = r",\s*(?P<rest>[^,?]+)"
 _ATTRIBUTION = re.compile(rf"\s+by\s+(?:{CAPITALISED}\s+)*{CAPITALISED}$")  # "… by Massenet"
@@ -320,7 +321,7 @@ class _Composition:
         if described is not None:
             return described
         wanted = self.question.answer_type
-        found = values(best, self.question, wanted)
+        found = self._of_the_kind_first(best, values(best, self.question, wanted))
         hop = None if found and not _missing(best, self.question) else self._hop(bool(found))
         met = _met_at_bridge(hop, found, self.question) if hop and hop.anchor is best else None
         if met is not None:
@@ -385,6 +386,29 @@ class _Composition:
                 kept = chain[:index] + ([] if opening is evidence else [(evidence, None)])
                 return [*kept, (opening, Value(name, 0, 0))]  # the title, not in the text
         return chain
+
+    def _of_the_kind_first(self, evidence: Evidence, found: list[Value]) -> list[Value]:
+        """The sentence's values with the first one whose own page calls it a thing of the
+        kind asked put first ("the USS Essex (CV-9) and "Air Group 4"" for "which aircraft
+        carrier?", where "USS Essex (CV-9) was one of 24 Essex-class aircraft carriers"),
+        unless the first is already named as of that kind."""
+        head = self._subject_head()
+        if head is None or not found or self._named_as_kind(evidence, found[0]):
+            return found
+        kind = next((v for v in found if self._page_defines(v.text, head)), None)
+        return found if kind is None else [kind, *(v for v in found if v is not kind)]
+
+    def _named_as_kind(self, evidence: Evidence, value: Value) -> bool:
+        return names_the_head(value, self.question) or beside_the_head(
+            evidence, value, self.question
+        )
+
+    def _page_defines(self, name: str, head: str) -> bool:
+        """Whether the retrieved page titled with the name opens by calling its subject a
+        thing of the kind."""
+        own = self.pages.own(name) or self.pages.own(_ARTICLE.sub("", name))
+        opening = self._opening(own[0].source) if own else None
+        return opening is not None and defines_as_kind(opening.text, head)
 
     def _named_as_asked(self, name: str, holder: Evidence, value: Value) -> bool:
         """Whether the value is the page's own name in another form, or is named as of the

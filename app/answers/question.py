@@ -453,12 +453,17 @@ def _as_head(noun: str) -> tuple[str, AnswerType]:
 
 
 def _singular(word: str) -> str:
+    """A head noun in the singular, in the word pages define such a thing with."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
-    return word[:-1] if word.endswith("s") and word[:-1] in _HEAD_KIND else word
+    single = word[:-1] if word.endswith("s") and word[:-1] in _HEAD_KIND else word
+    return _AS_DEFINED.get(single, single)
 
 
 _IRREGULAR = {"men": "man", "women": "woman"}
+# A head noun as the pages define such a thing: "what movie" asks for what a page calls
+# "a 2004 American action film".
+_AS_DEFINED = {"movie": "film"}
 
 
 def _known_kind(word: str) -> str | None:

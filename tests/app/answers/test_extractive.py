@@ -213,6 +213,34 @@ def test_a_hop_back_to_a_thing_the_question_names_is_not_taken(
     assert short_answer(composer, query, pages, stored=kept) == "Nobel Prize in Literature"
 
 
+def test_of_a_sentence_s_names_the_one_whose_page_calls_it_the_kind_asked_answers(
+    composer: ExtractiveComposer,
+) -> None:
+    """Two names in the sentence, the quoted one first by its quotes; only the carrier's own
+    page says it is a carrier."""
+    pages = {
+        "VMA-517": 'With its assignment to the HMS Caldera (R-12) and "Air Wing Seven", VMA-517'
+        " was one of the first two squadrons to join carrier aircraft groups during the Korean"
+        " War.",
+        "HMS Caldera (R-12)": "HMS Caldera (R-12) was an aircraft carrier and the lead ship of"
+        " the Caldera class built for the Royal Navy.",
+        "Air Wing Seven": "Air Wing Seven is a naval aviation unit formed in 1942.",
+    }
+    query = "To which aircraft carrier was the VMA-517 squadron assigned during the Korean War?"
+    assert short_answer(composer, query, pages) == "the HMS Caldera"
+
+
+def test_a_movie_asked_for_is_what_its_page_calls_a_film(composer: ExtractiveComposer) -> None:
+    pages = {
+        "Night Lantern (film)": "Night Lantern is a 2004 American action film loosely based on"
+        " the Orion Comics character of the same name directed by Ivo Marsh.",
+        "Night Lantern (video game)": "Night Lantern is a 2004 action-adventure video game"
+        " based on the film of the same name.",
+    }
+    query = "What movie did Ivo Marsh direct which had a tie-in video game in 2004?"
+    assert short_answer(composer, query, pages) == "Night Lantern"
+
+
 def test_a_page_about_an_actor_is_no_film_over_the_film_its_sentence_names(
     composer: ExtractiveComposer,
 ) -> None:
