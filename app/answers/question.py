@@ -148,7 +148,7 @@ _OF_WHAT = re.compile(
 _DETERMINERS = frozenset({"the", "a", "an"})
 _DEMONSTRATIVES = frozenset({"these", "those", "this", "that"})
 # Past participles not in -ed: "what surfer born in 1992", "what essayist best known for".
-_PARTICIPLES = frozenset("born known written made held built sold drawn shown given taken".split())
+PARTICIPLES = frozenset("born known written made held built sold drawn shown given taken".split())
 _BEFORE_PARTICIPLES = frozenset({"best", "well", "most", "first", "later"})
 _PHRASE_ENDS = frozenset(
     "is was are were be been did does do has had have can could will would may might"
@@ -430,7 +430,7 @@ def _past_after_noun(word: str, previous: str) -> bool:
     "which American animated series", "a jet-powered bomber", "a highly decorated officer",
     "a ground-based armed force"."""
     past = word.endswith("ed") and len(word) > 4 and "-" not in word
-    if not (past or word in _PARTICIPLES):
+    if not (past or word in PARTICIPLES):
         return False
     modifier = previous.endswith(("ly", ",")) or "-" in previous or previous in _DEMONSTRATIVES
     return previous.islower() and not modifier

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from app.answers.evidence import Evidence, related_terms, values
-from app.answers.question import CLASS_NOUNS, AnswerType, Question
+from app.answers.question import CLASS_NOUNS, PARTICIPLES, AnswerType, Question
 from ingest.analyzer import analyze
 
 _DEFINITION = re.compile(
@@ -147,11 +147,12 @@ def _ends(words: list[str], index: int, current: list[str]) -> bool:
 def _after_noun(words: list[str], index: int, current: list[str]) -> bool:
     """A participle after the noun ends the phrase: "a magazine published by …", "a
     documentary starring Maija …", "a film loosely based on …", "an actor best-known
-    for …"; not "a mixed martial artist"."""
+    for …", "aircraft carriers built for …" (the participles a question's phrase ends at
+    too); not "a mixed martial artist"."""
     word, following = words[index], words[index + 1] if index + 1 < len(words) else ""
     if not current or not word.islower():
         return False
     if word.endswith("ly") and following.endswith("ed"):
         return True
     ends = following[:1].isupper() or following.casefold() in _ENDS | {"a", "an", "the"}
-    return word.endswith(("ed", "ing", "known")) and ends
+    return (word.endswith(("ed", "ing", "known")) or word in PARTICIPLES) and ends

@@ -35,6 +35,11 @@ from app.answers.shared import common_class, defines_as_kind, definition_items
             " general.",
             [["character", "actor"]],
         ),
+        # an irregular participle ends it as an -ed one does
+        (
+            "HMS Caldera was one of six Caldera-class aircraft carriers built for the Royal Navy.",
+            [["six", "aircraft", "carriers"]],
+        ),
         # what the subject is regarded as defines it too
         (
             "Ivo Marsh is widely regarded as a major Irish writer of his time.",
