@@ -565,11 +565,13 @@ def _preference(text: str, sides: tuple[str, str]) -> Prefer | None:
 
 
 def _both(text: str, answer_type: AnswerType) -> Comparison | None:
-    """A yes/no question whether each of two names has a property."""
+    """A yes/no question whether each of two names has a property; lower-case words after
+    the first name ask it of that side alone ("Is A a mountain and B a peak?")."""
     found = _PAIR.search(text) if answer_type is AnswerType.YES_NO else None
     if found is None:
         return None
     a, b = (_LEADING.sub("", found.group(k)).strip(' ,"') for k in "ab")
+    a = _TRAILING.sub("", a)
     b = re.sub(r"\s+(?:of|the|de)$", "", b)
     return Comparison((a, b), Prefer.BOTH, AnswerType.ANY) if a and b else None
 

@@ -218,6 +218,15 @@ def test_both_and_which_side_questions_ask_about_a_property() -> None:
     assert holds.sides == ("Serri", "John Fogerty")
 
 
+def test_a_property_asked_of_the_first_side_alone_is_no_part_of_it() -> None:
+    """ "Is A a mountain and B a mountain peak?" asks a property of each side in turn."""
+    comparison = read_question(
+        "Is Aster Vale a mountain and Brome Hill a mountain peak?"
+    ).comparison
+    assert comparison is not None and comparison.prefer is Prefer.BOTH
+    assert comparison.sides == ("Aster Vale", "Brome Hill")
+
+
 def test_the_opening_verb_and_trailing_words_are_no_part_of_a_side() -> None:
     """ "Was A or B born first?" compares A and B, not "Was A" and "B born first"."""
     question = read_question("Was Maren Olsvik or Ivo Marsh born first?")
