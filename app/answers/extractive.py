@@ -257,18 +257,30 @@ def _naming(pool: list[Evidence], side: str) -> list[Evidence]:
 
 
 def _named_form(pool: list[Evidence], side: str) -> str:
-    """The side as the passages name it, case folded: whole, or else its longest leading
-    part of two words or more that one names, since a yes/no question may write a property
-    after a name ("Are both A and Neil Jordan American?")."""
-    words = side.casefold().split()
+    """The side as the passages name it, case folded: whole, or else its longest leading or
+    trailing part of two words or more that one names, since a yes/no question may write a
+    property after a name ("Are both A and Neil Jordan American?") and a question's parse
+    may leave words before one ("films: Racing Extinction", "Mexican Alejandro Springall")."""
+    words = side.split()
     for size in range(len(words), min(2, len(words)) - 1, -1):
-        key = " ".join(words[:size])
-        if any(key in _about_text(e) for e in pool):
-            return key
+        for key in _name_parts(words, size):
+            if any(key in _about_text(e) for e in pool):
+                return key
     work = _without_attribution(side)
     if work and any(work in _about_text(e) for e in pool):
         return work
     return side.casefold()
+
+
+def _name_parts(words: list[str], size: int) -> list[str]:
+    """The side's leading and trailing runs of `size` words, case folded, those of a name:
+    a part does not start or end at a lower-case word ("Ruggero Deodato from" of "Ruggero
+    Deodato from Italy" would meet "directed by Ruggero Deodato from a screenplay")."""
+    if size == len(words):
+        return [" ".join(words).casefold()]
+    parts = (words[:size], words[-size:])
+    named = [p for p in parts if not p[0][:1].islower() and not p[-1][:1].islower()]
+    return [" ".join(p).casefold() for p in named]
 
 
 def _without_attribution(side: str) -> str | None:

@@ -213,6 +213,36 @@ def test_a_hop_back_to_a_thing_the_question_names_is_not_taken(
     assert short_answer(composer, query, pages, stored=kept) == "Nobel Prize in Literature"
 
 
+DIRECTED = {
+    "Blue Lantern": "Blue Lantern is a 1961 drama film directed by Maren Olsvik.",
+    "Maren Olsvik": "Maren Olsvik (1920 – 1990) was a Norwegian film director.",
+    "Harbour Nights": "Harbour Nights is a 1958 comedy film directed by Ivo Marsh.",
+    "Ivo Marsh": "Ivo Marsh (1915 – 1980) was a Norwegian film director.",
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "Do both films: Blue Lantern and Harbour Nights have the directors from the same"
+            " country?",
+            "yes",
+        ),
+        (
+            "Which film came out first, English film Blue Lantern or Harbour Nights?",
+            "Harbour Nights",
+        ),
+    ],
+)
+def test_a_side_with_words_before_its_name_is_the_name_its_passages_hold(
+    composer: ExtractiveComposer, query: str, expected: str
+) -> None:
+    """ "films: Blue Lantern", "English film Blue Lantern": no passage names the side as the
+    question's parse gave it, and its last words are the name."""
+    assert short_answer(composer, query, DIRECTED) == expected
+
+
 def test_of_a_sentence_s_names_the_one_whose_page_calls_it_the_kind_asked_answers(
     composer: ExtractiveComposer,
 ) -> None:
