@@ -267,7 +267,7 @@ _SIDES = (
     # with the small words a name holds ("Band of Skulls", "Mahbub ul Haq")
     re.compile(
         rf"(?P<a>(?:[A-Z0-9][\w'.&-]*\s+(?:{_PARTICLE}\s+)?)*?[A-Z0-9][\w'.&-]*)"
-        r"\s+or\s+(?P<b>[A-Z0-9][^,?]*?)\s*\?\s*$"
+        r"\s+or\s+(?:the\s+)?(?P<b>[A-Z0-9][^,?]*?)\s*\?\s*$"
     ),
     re.compile(r"(?P<a>[^\s,]+)\s+או\s+(?P<b>[^\s?]+)"),
     re.compile(r"(?P<a>[^\s、,]+?)(?:と|か)(?P<b>[^\s、,]+?)(?:の|では|は|、|,)"),
@@ -318,7 +318,7 @@ _TRAILING = re.compile(r"(?:,?\s+[a-z]+)+,?$")  # " have the directors from the"
 # "Was Angus Wagner or Juan Carlos Falcón born first?": the verb that opens the question is
 # not part of the first side, nor "born first" of the second (lower case, after the name).
 _OPENING_VERBS = "is|are|was|were|do|does|did|has|have|had"
-_AUXILIARY = re.compile(rf"^(?i:{_OPENING_VERBS})\s+(?=[A-Z0-9])")
+_AUXILIARY = re.compile(rf"^(?i:{_OPENING_VERBS})\s+(?:the\s+)?(?=[A-Z0-9])")
 # Two lower-case words open a clause, not a name: "…, alongside fellow actors A and B?"
 _A_CLAUSE = re.compile(r"[a-z]+\s+[a-z]+\s")
 # Lower case only: a title may hold the word ("Dr. Who and the Daleks").

@@ -228,13 +228,18 @@ def test_a_property_asked_of_the_first_side_alone_is_no_part_of_it() -> None:
 
 
 def test_the_opening_verb_and_trailing_words_are_no_part_of_a_side() -> None:
-    """ "Was A or B born first?" compares A and B, not "Was A" and "B born first"."""
+    """ "Was A or B born first?" compares A and B, not "Was A" and "B born first"; "Is the
+    A or the B …?" A and B."""
     question = read_question("Was Maren Olsvik or Ivo Marsh born first?")
     assert question.comparison is not None
     assert question.comparison.sides == ("Maren Olsvik", "Ivo Marsh")
     assert question.comparison.prefer is Prefer.EARLIER
     public = read_question("Is Harbour Museum or Blue Lantern older?").comparison
     assert public is not None and public.sides == ("Harbour Museum", "Blue Lantern")
+    # nor the article before either name
+    counted = read_question("Is the Aster Vale or the Brome Hill the genus of more species?")
+    assert counted.comparison is not None
+    assert counted.comparison.sides == ("Aster Vale", "Brome Hill")
 
 
 @pytest.mark.parametrize(
