@@ -148,7 +148,9 @@ _OF_WHAT = re.compile(
 _DETERMINERS = frozenset({"the", "a", "an"})
 _DEMONSTRATIVES = frozenset({"these", "those", "this", "that"})
 # Past participles not in -ed: "what surfer born in 1992", "what essayist best known for".
-PARTICIPLES = frozenset("born known written made held built sold drawn shown given taken".split())
+PARTICIPLES = frozenset(
+    "born known written made held built sold drawn shown given taken broadcast led won".split()
+)
 _BEFORE_PARTICIPLES = frozenset({"best", "well", "most", "first", "later"})
 _PHRASE_ENDS = frozenset(
     "is was are were be been did does do has had have can could will would may might"

@@ -69,6 +69,11 @@ def test_the_head_noun_of_a_what_phrase_is_its_last_known_noun() -> None:
         ("What ground-based armed force was defeated at Nanchang?", "force", AnswerType.ENTITY),
         ("What Hawaiian surfer born 18 October 1992 won the Pro?", "surfer", AnswerType.ENTITY),
         ("What English essayist best known for Blue wrote Red?", "essayist", AnswerType.ENTITY),
+        (
+            "Which telenovela broadcast by Telefe starred Ivo Marsh?",
+            "telenovela",
+            AnswerType.ENTITY,
+        ),
         # a noun in the word pages define such a thing with: a movie is a film
         ("What movie did Ivo Marsh direct in 2004?", "film", AnswerType.WORK),
         ("Which movies did Ivo Marsh direct?", "film", AnswerType.WORK),
