@@ -12,11 +12,13 @@ from psycopg_pool import AsyncConnectionPool
 
 Conn = AsyncConnection[TupleRow]
 Pool = AsyncConnectionPool[Conn]
-# psycopg prepares a statement on its fifth run, and Postgres may then plan it once for any
-# values. A generic plan of the dense search chose other neighbours than the plan for the
-# query's own vector and scope, so the same search answered differently once a connection
-# had served a few hundred: every statement is planned for its values instead.
-PLAN_CACHE_MODE = "force_custom_plan"
+# psycopg prepares a statement on its fifth run by default, and Postgres may then plan it
+# once for any values. A generic plan of the dense search chose other neighbours than the
+# plan for the query's own vector and scope, so the same search answered differently once a
+# connection had served a few hundred. Unprepared, every statement is planned for its own
+# values; and a transaction-pooling proxy in front of the server needs no prepared
+# statements either.
+PREPARE_THRESHOLD = None
 
 
 async def open_pool(url: str, size: int, timeout: float) -> Pool:
@@ -33,7 +35,7 @@ async def open_pool(url: str, size: int, timeout: float) -> Pool:
         kwargs={
             "connect_timeout": max(1, int(timeout)),
             "application_name": "trellis",
-            "options": f"-c plan_cache_mode={PLAN_CACHE_MODE}",
+            "prepare_threshold": PREPARE_THRESHOLD,
         },
     )
     await pool.open(wait=True, timeout=timeout)

@@ -402,8 +402,8 @@ class _Composition:
     def _of_the_kind_first(self, evidence: Evidence, found: list[Value]) -> list[Value]:
         """The sentence's values with the first one whose own page calls it a thing of the
         kind asked put first ("the USS Essex (CV-9) and "Air Group 4"" for "which aircraft
-        carrier?", where "USS Essex (CV-9) was one of 24 Essex-class aircraft carriers"),
-        unless the first is already named as of that kind."""
+        carrier?", where the Essex's page opens "… was an aircraft carrier"), unless the
+        first is already named as of that kind."""
         head = self._subject_head()
         if head is None or not found or self._named_as_kind(evidence, found[0]):
             return found
@@ -411,6 +411,8 @@ class _Composition:
         return found if kind is None else [kind, *(v for v in found if v is not kind)]
 
     def _named_as_kind(self, evidence: Evidence, value: Value) -> bool:
+        """ "Fairfax County" for "which county", "musician George Harrison" for "which
+        musician"."""
         return names_the_head(value, self.question) or beside_the_head(
             evidence, value, self.question
         )
