@@ -83,3 +83,13 @@ def test_a_period_before_a_lower_case_word_ends_no_sentence() -> None:
         "Vale is a county in the U.S. state of Ohio, e.g. a quiet one.",
         "Its seat is Ross.",
     ]
+
+
+def test_a_title_s_own_mark_before_a_bracket_ends_no_sentence() -> None:
+    """ "Arise! (German: …) is a film": the title's exclamation mark; a period before a
+    bracket still ends one."""
+    text = "Tabitha, Arise! (German: Tabea, stehe auf!) is a 1922 film. (Lost) Sets by Jack."
+    assert [s.text for s in sentences(text)] == [
+        "Tabitha, Arise! (German: Tabea, stehe auf!) is a 1922 film.",
+        "(Lost) Sets by Jack.",
+    ]
