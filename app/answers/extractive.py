@@ -427,9 +427,7 @@ class _Composition:
     def _named_as_asked(self, name: str, holder: Evidence, value: Value) -> bool:
         """Whether the value is the page's own name in another form, or is named as of the
         kind asked itself: "the Parthian Empire", "the band Rush"."""
-        if same_name(name, value.text) or names_the_head(value, self.question):
-            return True
-        return beside_the_head(holder, value, self.question)
+        return same_name(name, value.text) or self._named_as_kind(holder, value)
 
     def _subject_head(self) -> str | None:
         """The kind asked for, when a passage's own subject can be the answer."""
