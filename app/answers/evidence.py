@@ -420,7 +420,9 @@ def _with_parts(text: str, named: Named, everything: list[Named]) -> Value:
     with the territory of their name or title: "Eleanor of Arborea", "Prince George, Duke
     of Kent"."""
     end = named.end
-    for other in sorted(everything, key=lambda n: n.start):
+    # People after commas are a list ("Nicol Williamson, Derek Jacobi"), not one name.
+    qualifiers = [] if named.label == "PERSON" else everything
+    for other in sorted(qualifiers, key=lambda n: n.start):
         if other.start > end and other.label == named.label and text[end : other.start] == ", ":
             end = other.end
     territory = _TERRITORY.match(text, end) if named.label == "PERSON" else None

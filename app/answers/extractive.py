@@ -340,12 +340,20 @@ class _Composition:
             return met
         # A name set beside the kind asked ("the series "Charmed"" for "which series") is
         # what was asked for, whatever terms a hop would add.
-        if hop is not None and not (found and beside_the_head(best, found[0], self.question)):
+        if hop is not None and not (found and self._kept_over(hop, best, found[0])):
             return self._subject_answer([(hop.anchor, None), (hop.answer, hop.value)])
         chain = self._subject_answer([(best, found[0] if found else None)])
         if self.question.typed and chain[-1][1] is None:
             self._gap(labels.gap(self.context.language, wanted))
         return chain
+
+    def _kept_over(self, hop: Hop, best: Evidence, value: Value) -> bool:
+        """Whether the best sentence's value stands over a hop: it is named beside the kind
+        asked, or the hop only leaves from it when nothing asks for more than it."""
+        if beside_the_head(best, value, self.question):
+            return True
+        from_it = hop.anchor is best and same_name(hop.bridge.text, value.text)
+        return from_it and self.question.head is None
 
     def _described(self, best: Evidence) -> list[tuple[Evidence, Value | None]] | None:
         """The thing the best sentence opens its document about, when its page calls it a

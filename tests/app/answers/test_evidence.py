@@ -34,6 +34,17 @@ def test_a_person_s_name_holds_the_territory_of_their_title(
     assert [v.text for v in found] == [expected]
 
 
+def test_people_after_commas_are_a_list_not_one_name() -> None:
+    text = "The film stars Ann Lee, Bo Marsh, Cy Dale and Di Fay."
+    (sentence,) = passages({"Film": text})
+    people = ("Ann Lee", "Bo Marsh", "Cy Dale", "Di Fay")
+    sentence.entities_read(
+        [Named(p, "PERSON", text.index(p), text.index(p) + len(p)) for p in people]
+    )
+    found = values(sentence, read_question("Who starred in it with Ann Lee?"), AnswerType.PERSON)
+    assert [v.text for v in found] == ["Bo Marsh", "Cy Dale", "Di Fay"]
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

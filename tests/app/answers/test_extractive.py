@@ -288,3 +288,24 @@ def test_a_page_about_an_actor_is_no_film_over_the_film_its_sentence_names(
         " which film?"
     )
     assert short_answer(composer, query, pages) == "The Salt Road"
+
+
+def test_a_place_found_is_not_left_for_the_places_its_own_page_names(
+    composer: ExtractiveComposer,
+) -> None:
+    """The best sentence names the town the question asks for; a hop from the town into its
+    own page would only find what the town is in, which no head noun asks for."""
+    pages = {
+        "Gum Wall": "Similar to Blue Alley in Ashford Falls, Oregon, the Market Gum Wall is a"
+        " local landmark.",
+        "Ashford Falls": "Ashford Falls is a city in the U.S. state of Oregon, located midway"
+        " between Salem and Eugene.",
+    }
+    places = ("Ashford Falls", "Oregon", "U.S.", "Salem", "Eugene")
+
+    def kept(text: str) -> list[Named]:
+        found = [(p, text.find(p)) for p in places]
+        return [Named(p, "GPE", at, at + len(p)) for p, at in found if at >= 0]
+
+    query = "Where is the Blue Alley, that is similar to Gum Wall, located in Oregon?"
+    assert short_answer(composer, query, pages, stored=kept) == "Ashford Falls, Oregon"
