@@ -352,17 +352,44 @@ def _is_lifespan(evidence: Evidence) -> bool:
 def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) -> float:
     """How close a name stands to the given terms in the sentence: each word related to
     one of them counts 1 / (1 + the words between). "written by David Weissman" answers
-    who wrote, though the director is named first."""
+    who wrote, though the director is named first. A bracket set right after the name is
+    its own, as near as can be; another name's bracket counts for that name alone."""
     words = list(_WORD.finditer(evidence.text))
     inside = [i for i, w in enumerate(words) if named.start <= w.start() < named.end]
     if not inside:
         return 0.0
     held = [i for i, w in enumerate(words) if i not in inside and _relates(w.group(), terms)]
+    brackets = _brackets(evidence.text, named)
 
-    def between(i: int) -> int:
-        return max(inside[0] - i, i - inside[-1]) - 1
+    def between(i: int) -> int | None:
+        own = _in_brackets(words[i].start(), brackets)
+        if own is None:
+            return max(inside[0] - i, i - inside[-1]) - 1
+        return 0 if own else None
 
-    return sum(1 / (1 + between(i)) for i in held)
+    gaps = (between(i) for i in held)
+    return sum(1 / (1 + gap) for gap in gaps if gap is not None)
+
+
+_BRACKET = re.compile(r"\([^()]*\)")
+
+
+def _brackets(text: str, named: Named | Value) -> list[tuple[int, int, bool]]:
+    """The sentence's brackets that do not hold the name, each with whether it is the
+    name's own: set right after it ("Gary Lightbody (vocals, guitar)"). Another's
+    bracket speaks of another thing."""
+    found = []
+    for match in _BRACKET.finditer(text):
+        if match.start() <= named.start < match.end():
+            continue
+        own = match.start() >= named.end and not text[named.end : match.start()].strip()
+        found.append((match.start(), match.end(), own))
+    return found
+
+
+def _in_brackets(at: int, brackets: list[tuple[int, int, bool]]) -> bool | None:
+    """Whether the offset is in the name's own bracket, in another's, or (None) in none."""
+    return next((own for start, end, own in brackets if start <= at < end), None)
 
 
 def held_terms(evidence: Evidence, wanted: frozenset[str]) -> frozenset[str]:

@@ -45,6 +45,22 @@ def test_people_after_commas_are_a_list_not_one_name() -> None:
     assert [v.text for v in found] == ["Bo Marsh", "Cy Dale", "Di Fay"]
 
 
+def test_a_bracket_after_a_name_speaks_of_that_name_alone() -> None:
+    text = (
+        "Its members are Ann Lee (vocals, guitar), Bo Marsh (guitar, backing vocals), Cy Dale"
+        " (bass, backing vocals) and Di Fay (drums)."
+    )
+    (sentence,) = passages({"Band": text})
+    people = ("Ann Lee", "Bo Marsh", "Cy Dale", "Di Fay")
+    sentence.entities_read(
+        [Named(p, "PERSON", text.index(p), text.index(p) + len(p)) for p in people]
+    )
+    found = values(
+        sentence, read_question("Who was the main vocal of the band?"), AnswerType.PERSON
+    )
+    assert found[0].text == "Ann Lee"
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
