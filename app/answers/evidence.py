@@ -589,6 +589,25 @@ def _by_life_event(found: list[Value], question: Question) -> list[Value]:
     return found[::-1] if _DEATH.search(question.text) and len(found) > 1 else found
 
 
+# Lower case only: "Waking the Dead" names a film, and asks of no death.
+_ASKS_BIRTH = re.compile(r"\b(born|birth|birthday|birthdate)\b")
+_ASKS_DEATH = re.compile(r"\b(die|died|dies|death|dead|killed)\b")
+_MARKED = {
+    "birth": re.compile(r"\b(?:born|b\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I),
+    "death": re.compile(r"\b(?:died|d\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I),
+}
+
+
+def _of_the_event(text: str, found: list[Value], question: Question) -> list[Value]:
+    """Without the dates the sentence marks as the other end of a life, when the question
+    asks of one end alone: "(died 1980)" gives no birth date."""
+    birth, death = _ASKS_BIRTH.search(question.text), _ASKS_DEATH.search(question.text)
+    if bool(birth) == bool(death):
+        return found
+    other = _MARKED["death" if birth else "birth"]
+    return [v for v in found if not other.search(text, max(0, v.start - 16), v.start)]
+
+
 def _is_when(named: Named) -> bool:
     """A point in time: a date that names its year, or a time of day (not "30 days")."""
     if named.label == "TIME":
@@ -605,7 +624,7 @@ def _dates(evidence: Evidence, question: Question) -> list[Value]:
         if _is_when(p) and p.text.casefold() not in asked
     ]
     if named:
-        found = [_widened(evidence.text, v) for v in named]
+        found = _of_the_event(evidence.text, [_widened(evidence.text, v) for v in named], question)
         if _is_lifespan(evidence):
             return _by_life_event(found, question)
         terms = frozenset(question.terms)

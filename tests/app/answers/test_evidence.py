@@ -304,3 +304,22 @@ def test_two_dates_glued_in_the_first_brackets_are_a_life_s_ends() -> None:
     sentence.entities_read([Named("14 August 193322 November 2012", "DATE", 15, 45)])
     died = values(sentence, read_question("When did Ivo Marsh die?"), AnswerType.DATE)
     assert [v.text for v in died] == ["22 November 2012", "14 August 1933"]
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "expected"),
+    [
+        ("Jo Hart (died 1980) was a poker player.", "What was the birth date of Jo Hart?", []),
+        ("Jo Hart (born 1933) was a poker player.", "When did Jo Hart die?", []),
+        ("Jo Hart (born 1933) was a poker player.", "When was Jo Hart born?", ["1933"]),
+        ("Jo Hart (died 1980) was in Waking the Dead.", "When was Jo Hart born?", []),
+    ],
+)
+def test_a_date_marked_as_one_end_of_a_life_answers_no_question_of_the_other(
+    text: str, question: str, expected: list[str]
+) -> None:
+    (sentence,) = passages({"Jo Hart": text})
+    year = text.index("19")
+    sentence.entities_read([Named(text[year : year + 4], "DATE", year, year + 4)])
+    found = values(sentence, read_question(question), AnswerType.DATE)
+    assert [v.text for v in found] == expected
