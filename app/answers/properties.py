@@ -66,16 +66,29 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     """The property asked of the sides. A name in it is a people's or a place's when some
     sentence of the pool names it so, not by a list of nationalities; a people's name
     counts where it describes."""
-    named = {t for side in sides for t in analyze(side)} | _described(question.text, sides[1])
+    every = sorted({*sides, *_as_set(question, sides)}, key=len, reverse=True)
+    named = {t for side in every for t in analyze(side)} | _described(question.text, sides[1])
     terms = frozenset(t for t in question.terms if t not in named)
     asked = question.text
-    for side in sides:
+    for side in every:
         asked = re.sub(re.escape(side), " ", asked, flags=re.I)
     known = {origin for e in pool for origin in _origins(e)}
     peoples = [o.text for o in known if o.people]
     origins = [o for o in known if _asks(asked, o)] + _places_of_peoples(asked, known, peoples)
     exclusive = [o.text for o in origins if o.people or _one_of(o.text, peoples)]
     return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive))
+
+
+def _as_set(question: Question, sides: tuple[str, str]) -> tuple[str, ...]:
+    """The sides with the words the question set about each, which are that side's alone:
+    "Ruggero Deodato from Italy, and Mexican Alejandro Springall" asks nothing Mexican of
+    the first. Not the words after the second, which the question asks of both ("Are A and
+    B American?")."""
+    if question.comparison is None:
+        return ()
+    first, second = question.comparison.sides
+    at = second.casefold().find(sides[1].casefold())
+    return (first, second[: at + len(sides[1])]) if at >= 0 else (first,)
 
 
 def _described(text: str, side: str) -> set[str]:

@@ -169,3 +169,15 @@ def test_what_the_question_says_the_last_side_is_is_no_property_of_both() -> Non
     assert question.comparison is not None
     wanted = property_of(question, question.comparison.sides, [])
     assert wanted.terms == frozenset({"film", "nomin", "oscar"})
+
+
+def test_what_the_question_says_of_one_side_is_no_property_of_both() -> None:
+    """Each side as passages name it ("Ivo Marsh", "Ada Lind"), and the words the question
+    set about it: Italy and Mexican are each one side's; the words after the second side
+    are asked of both."""
+    question = read_question("Are Ivo Marsh from Italy, and Mexican Ada Lind, both film directors?")
+    wanted = property_of(question, ("Ivo Marsh", "Ada Lind"), [])
+    assert wanted.terms == frozenset({"film", "director"})
+    assert wanted.origins == frozenset()
+    both = read_question("Are both Ivo Marsh and Ada Lind American?")
+    assert property_of(both, ("Ivo Marsh", "Ada Lind"), []).terms == frozenset({"american"})
