@@ -66,6 +66,7 @@ from app.answers.subjects import defines_as
 from app.answers.verdicts import (
     as_asked,
     days_between,
+    middle_name,
     parsed,
     same_kind,
     winner,
@@ -635,8 +636,7 @@ class _Composition:
         direct = self.question.comparison is None
         last = chain[-1] if chain else None
         if direct and short is None and last is not None and last[1] is not None:
-            named = _as_titled(last[0], last[1])
-            short = self.draft_.short_answer = as_asked(named, self.question)
+            short = self.draft_.short_answer = self._short(last[0], last[1])
         leading = len(chain) - 1 if direct else 0
         claims = []
         for index, (evidence, _) in enumerate(chain):
@@ -648,6 +648,11 @@ class _Composition:
             text = f"{lead}{_quoted(evidence.text, self.context.language)} {markers}"
             claims.append(Claim(text, tuple(refs)))
         return claims
+
+    def _short(self, evidence: Evidence, value: Value) -> str:
+        """The value as the question asks for it."""
+        middle = middle_name(evidence.text, value, self.question)
+        return middle or as_asked(_as_titled(evidence, value), self.question)
 
     def _context(self, used: list[Evidence]) -> list[Evidence]:
         seen = {(e.source.ref, e.sentence.start) for e in used}

@@ -31,6 +31,10 @@ _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b|\byear\s+of\b|באיזו ש�
 _WORD_AFTER = re.compile(r"\s+[^\W\d]+$")  # "44 victories"; not "25日"
 _MEASURE = re.compile(r"\bhow\s+(?:long|far|tall|high|big|large|heavy|old|much|wide|deep)\b", re.I)
 _POSSESSIVE = re.compile(r"['’]s$")
+_ASKS_MIDDLE = re.compile(r"\bmiddle\s+names?\b", re.I)
+_NAME_BEFORE = re.compile(r"(?<!\S)[A-Z][\w.'-]*\s+$")  # a capitalised word before a name
+_NAME_AFTER = re.compile(r"\s+[A-Z][\w'-]*(?!\S)")
+_QUOTED_WORD = re.compile(r"[\"“(]")  # a nickname set in quotes: no part of the name proper
 _MAGNITUDE = re.compile(r"\s(?:" + "|".join([*SCALES, "percent"]) + r")$", re.I)
 
 
@@ -66,6 +70,21 @@ def as_asked(value: str, question: Question) -> str:
     value = _POSSESSIVE.sub("", value)
     found = parse_date(value) if _ASKS_YEAR.search(question.text) else None
     return found.iso.split("-")[0] if found is not None else value
+
+
+def middle_name(text: str, value: Value, question: Question) -> str | None:
+    """For "what is the middle name of …?", the words between the first and the last of
+    the full name the value stands in: "Andreas" of "Peter Andreas Thiel"; None when the
+    question asks no such thing or the name has no middle."""
+    if not _ASKS_MIDDLE.search(question.text):
+        return None
+    start, end = value.start, value.end
+    while (before := _NAME_BEFORE.search(text, 0, start)) is not None:
+        start = before.start()
+    while (after := _NAME_AFTER.match(text, end)) is not None:
+        end = after.end()
+    words = [w for w in text[start:end].split() if not _QUOTED_WORD.match(w)]
+    return " ".join(words[1:-1]) if len(words) >= 3 else None
 
 
 def _count(value: str, question: Question) -> str:

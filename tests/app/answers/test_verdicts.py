@@ -7,7 +7,14 @@ import pytest
 
 from app.answers.evidence import Value
 from app.answers.question import AnswerType, read_question
-from app.answers.verdicts import as_asked, days_between, parsed, same_kind, within_brackets
+from app.answers.verdicts import (
+    as_asked,
+    days_between,
+    middle_name,
+    parsed,
+    same_kind,
+    within_brackets,
+)
 
 
 @pytest.mark.parametrize(
@@ -116,3 +123,21 @@ def test_a_number_word_is_its_number() -> None:
     assert parsed(Value("Twelve acts", 0, 11), AnswerType.NUMBER) == 12.0
     assert parsed(Value("1,200 seats", 0, 11), AnswerType.NUMBER) == 1200.0
     assert parsed(Value("many acts", 0, 9), AnswerType.NUMBER) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("Sela Ann Ward (born July 11, 1956) is an American actress.", "Ann Ward", "Ann"),
+        ("Peter Andreas Thiel (born 1967) is an entrepreneur.", "Peter Andreas Thiel", "Andreas"),
+        ("Sela Ward is an American actress.", "Sela Ward", None),
+    ],
+)
+def test_a_middle_name_asked_for_is_the_words_between_the_first_and_the_last(
+    text: str, name: str, expected: str | None
+) -> None:
+    question = read_question("What is the middle name of the actress who plays Bobbi?")
+    at = text.index(name)
+    assert middle_name(text, Value(name, at, at + len(name)), question) == expected
+    plain = read_question("Who plays Bobbi?")
+    assert middle_name(text, Value(name, at, at + len(name)), plain) is None
