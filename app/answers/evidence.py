@@ -33,6 +33,7 @@ HEADING_SHARE = 0.5  # what a question term found only in the title or section c
 RANK_WEIGHT = 0.05
 PREFIX = 5  # letters two terms share to count as one word family
 NUMBER_WINDOW = 20  # characters each side of a number read for the question's terms
+CLAUSE_GAP = 3  # words a clause break between a name and a term counts as
 # A number and its unit: a Latin or Hebrew word after it, or one CJK character (25日).
 # An English number word counts as its number: "three species", "five acts".
 NUMBER_WORDS = {
@@ -353,7 +354,8 @@ def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) ->
     """How close a name stands to the given terms in the sentence: each word related to
     one of them counts 1 / (1 + the words between). "written by David Weissman" answers
     who wrote, though the director is named first. A bracket set right after the name is
-    its own, as near as can be; another name's bracket counts for that name alone."""
+    its own, as near as can be; another name's bracket counts for that name alone; a
+    term in another clause stands further off."""
     words = list(_WORD.finditer(evidence.text))
     inside = [i for i, w in enumerate(words) if named.start <= w.start() < named.end]
     if not inside:
@@ -364,7 +366,9 @@ def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) ->
     def between(i: int) -> int | None:
         own = _in_brackets(words[i].start(), brackets)
         if own is None:
-            return max(inside[0] - i, i - inside[-1]) - 1
+            span = (words[i].end(), named.start) if i < inside[0] else (named.end, words[i].start())
+            broken = _CLAUSE_BREAK.search(evidence.text, *span) is not None
+            return max(inside[0] - i, i - inside[-1]) - 1 + CLAUSE_GAP * broken
         return 0 if own else None
 
     gaps = (between(i) for i in held)
@@ -372,6 +376,8 @@ def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) ->
 
 
 _BRACKET = re.compile(r"\([^()]*\)")
+# Another clause: "married in 1685, but died in 1692" dates no death by 1685.
+_CLAUSE_BREAK = re.compile(r",\s+(?:but|while|whereas|although|though)\b|;")
 
 
 def _brackets(text: str, named: Named | Value) -> list[tuple[int, int, bool]]:

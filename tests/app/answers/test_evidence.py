@@ -323,3 +323,15 @@ def test_a_date_marked_as_one_end_of_a_life_answers_no_question_of_the_other(
     sentence.entities_read([Named(text[year : year + 4], "DATE", year, year + 4)])
     found = values(sentence, read_question(question), AnswerType.DATE)
     assert [v.text for v in found] == expected
+
+
+def test_a_term_in_another_clause_stands_further_from_a_value() -> None:
+    text = "She became Electress when she married in 1685, but died young in 1692."
+    (sentence,) = passages({"Ada Lind": text})
+    sentence.entities_read(
+        [Named(y, "DATE", text.index(y), text.index(y) + 4) for y in ("1685", "1692")]
+    )
+    found = values(
+        sentence, read_question("When did the mother of Ivo Marsh die?"), AnswerType.DATE
+    )
+    assert found[0].text == "1692"
