@@ -558,7 +558,9 @@ def count_of(text: str) -> float | None:
 
 
 _RANGE = re.compile(r"\s*[–—-]\s*")
-_DEATH = re.compile(r"\b(die|died|dies|death|dead|killed)\b", re.I)
+# A question asks of a birth or a death in lower case: "Waking the Dead" names a film.
+_BIRTH = re.compile(r"\b(born|birth|birthday|birthdate)\b")
+_DEATH = re.compile(r"\b(die|died|dies|death|dead|killed)\b")
 
 
 def _ends_of_a_span(named: Named) -> list[Named]:
@@ -595,9 +597,6 @@ def _by_life_event(found: list[Value], question: Question) -> list[Value]:
     return found[::-1] if _DEATH.search(question.text) and len(found) > 1 else found
 
 
-# Lower case only: "Waking the Dead" names a film, and asks of no death.
-_ASKS_BIRTH = re.compile(r"\b(born|birth|birthday|birthdate)\b")
-_ASKS_DEATH = re.compile(r"\b(die|died|dies|death|dead|killed)\b")
 _MARKED = {
     "birth": re.compile(r"\b(?:born|b\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I),
     "death": re.compile(r"\b(?:died|d\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I),
@@ -607,7 +606,7 @@ _MARKED = {
 def _of_the_event(text: str, found: list[Value], question: Question) -> list[Value]:
     """Without the dates the sentence marks as the other end of a life, when the question
     asks of one end alone: "(died 1980)" gives no birth date."""
-    birth, death = _ASKS_BIRTH.search(question.text), _ASKS_DEATH.search(question.text)
+    birth, death = _BIRTH.search(question.text), _DEATH.search(question.text)
     if bool(birth) == bool(death):
         return found
     other = _MARKED["death" if birth else "birth"]

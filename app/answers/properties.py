@@ -66,7 +66,7 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     """The property asked of the sides. A name in it is a people's or a place's when some
     sentence of the pool names it so, not by a list of nationalities; a people's name
     counts where it describes."""
-    every = sorted({*sides, *_as_set(question, sides)}, key=len, reverse=True)
+    every = sorted({*sides, *_sides_as_written(question, sides)}, key=len, reverse=True)
     named = {t for side in every for t in analyze(side)} | _described(question.text, sides[1])
     terms = frozenset(t for t in question.terms if t not in named)
     asked = question.text
@@ -79,7 +79,7 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive))
 
 
-def _as_set(question: Question, sides: tuple[str, str]) -> tuple[str, ...]:
+def _sides_as_written(question: Question, sides: tuple[str, str]) -> tuple[str, ...]:
     """The sides with the words the question set about each, which are that side's alone:
     "Ruggero Deodato from Italy, and Mexican Alejandro Springall" asks nothing Mexican of
     the first. Not the words after the second, which the question asks of both ("Are A and
