@@ -584,12 +584,26 @@ class _Composition:
         return chain if second is first else [*chain, (second, None)]
 
     def _common_class(self, a: list[Evidence], b: list[Evidence]) -> Common | None:
-        """The class both sides' opening sentences define them as."""
+        """The class both sides' opening sentences define them as; else the class one
+        side's opening shares with a later sentence of the other's passage ("He was also
+        one of the most widely read writers of popular science"), in the opening's words."""
         first, second = self._opening_of(a), self._opening_of(b)
         if first is None or second is None:
             return None
         found = common_class(first.text, second.text)
-        return Common(found, (first, second)) if found else None
+        if found:
+            return Common(found, (first, second))
+        for opening, other in ((first, second), (second, first)):
+            for later in self._later_sentences(other):
+                found = common_class(opening.text, later.text)
+                if found:
+                    pair = (opening, later) if opening is first else (later, opening)
+                    return Common(found, pair)
+        return None
+
+    def _later_sentences(self, opening: Evidence) -> list[Evidence]:
+        """The retrieved sentences of the opening's passage after it."""
+        return [e for e in self.ranked if e.source is opening.source and e is not opening]
 
     def _about_side(self, side: str) -> list[Evidence]:
         return _about(self.ranked, side)

@@ -309,3 +309,15 @@ def test_a_place_found_is_not_left_for_the_places_its_own_page_names(
 
     query = "Where is the Blue Alley, that is similar to Gum Wall, located in Oregon?"
     assert short_answer(composer, query, pages, stored=kept) == "Ashford Falls, Oregon"
+
+
+def test_a_class_one_side_s_later_sentence_gives_is_shared_in_the_other_s_words(
+    composer: ExtractiveComposer,
+) -> None:
+    pages = {
+        "Ann Lee": "Ann Lee (1941 – 2002) was an American paleontologist and historian of"
+        " science. She was also one of the most widely read writers of popular science.",
+        "Bo Marsh": "Bo Marsh (born 1947) is an American novelist and short story writer.",
+    }
+    query = "What profession does Ann Lee and Bo Marsh have in common?"
+    assert short_answer(composer, query, pages) == "writer"
