@@ -384,13 +384,17 @@ def _brackets(text: str, named: Named | Value) -> list[tuple[int, int, bool]]:
     """The sentence's brackets that do not hold the name, each with whether it is the
     name's own: set right after it ("Gary Lightbody (vocals, guitar)"). Another's
     bracket speaks of another thing."""
-    found = []
-    for match in _BRACKET.finditer(text):
-        if match.start() <= named.start < match.end():
-            continue
-        own = match.start() >= named.end and not text[named.end : match.start()].strip()
-        found.append((match.start(), match.end(), own))
-    return found
+    return [
+        (start, end, start >= named.end and not text[named.end : start].strip())
+        for start, end in _bracket_spans(text)
+        if not start <= named.start < end
+    ]
+
+
+# Read for every name of a sentence, and the names are sorted by it.
+@memo(65_536)
+def _bracket_spans(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(match.span() for match in _BRACKET.finditer(text))
 
 
 def _in_brackets(at: int, brackets: list[tuple[int, int, bool]]) -> bool | None:
@@ -597,10 +601,8 @@ def _by_life_event(found: list[Value], question: Question) -> list[Value]:
     return found[::-1] if _DEATH.search(question.text) and len(found) > 1 else found
 
 
-_MARKED = {
-    "birth": re.compile(r"\b(?:born|b\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I),
-    "death": re.compile(r"\b(?:died|d\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I),
-}
+_BORN_BEFORE = re.compile(r"\b(?:born|b\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I)
+_DIED_BEFORE = re.compile(r"\b(?:died|d\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I)
 
 
 def _of_the_event(text: str, found: list[Value], question: Question) -> list[Value]:
@@ -609,7 +611,7 @@ def _of_the_event(text: str, found: list[Value], question: Question) -> list[Val
     birth, death = _BIRTH.search(question.text), _DEATH.search(question.text)
     if bool(birth) == bool(death):
         return found
-    other = _MARKED["death" if birth else "birth"]
+    other = _DIED_BEFORE if birth else _BORN_BEFORE
     return [v for v in found if not other.search(text, max(0, v.start - 16), v.start)]
 
 
