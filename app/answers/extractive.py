@@ -559,10 +559,11 @@ class _Composition:
 
     def _holding(self, side: str, wanted: Property) -> Holding | None:
         """The sentence about the side that holds most of the property: of its own passage
-        when one there has it or settles that it lacks it, since a sentence naming two
-        things may say it of either."""
+        when the side has one, since another page's sentence that names it may say the
+        property of something else it names ("produced by Tom Reed and written by …");
+        else of any passage that names it."""
         own = holding(self.pages.own(_named_form(self.ranked, side)), wanted)
-        if own is not None and (own.holds or own.settled):
+        if own is not None:
             return own
         return holding(self._about_side(side), wanted)
 

@@ -321,3 +321,18 @@ def test_a_class_one_side_s_later_sentence_gives_is_shared_in_the_other_s_words(
     }
     query = "What profession does Ann Lee and Bo Marsh have in common?"
     assert short_answer(composer, query, pages) == "writer"
+
+
+def test_a_side_s_own_page_says_what_it_is_over_another_page_that_names_it(
+    composer: ExtractiveComposer,
+) -> None:
+    """Another page's sentence that names a side may say the property of something else it
+    names: "Star Road" is a show Tom Reed produced, not a writer."""
+    pages = {
+        "Ivo Marsh": "Ivo Marsh is an American film and television writer and director.",
+        "Tom Reed": "Tom Reed (born 1963) is an American film director and producer.",
+        "Star Road": "Star Road is an American television drama, produced by Tom Reed and"
+        " written by Lena Fox.",
+    }
+    query = "Are Ivo Marsh and Tom Reed both television writers?"
+    assert short_answer(composer, query, pages) == "no"
