@@ -11,6 +11,7 @@ no model runs here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from app.answers.evidence import Evidence, Value, held_terms, nearness, related_terms, values
@@ -21,6 +22,7 @@ ANCHORS = 8  # best sentences read for bridge names
 # Names that have passages of their own; not nationalities or languages, which every
 # passage shares.
 BRIDGE_LABELS = LABELS[AnswerType.ENTITY] - {"NORP", "LANGUAGE"}
+_WORD_ENDS = r"(?!\w|['’](?!s\b)\w)"  # a possessive 's ends the name; "n't" does not
 
 
 @dataclass(frozen=True)
@@ -54,8 +56,15 @@ def bridge_names(anchor: Evidence, question: Question) -> list[Named]:
 def about(evidence: Evidence, name: str) -> bool:
     """Whether the sentence's passage is the bridge's own: its title or its section
     starts with the name."""
-    hit, key = evidence.source.hit, name.casefold()
-    return any((h or "").casefold().startswith(key) for h in (hit.document.title, hit.section))
+    hit = evidence.source.hit
+    return any(_names(h or "", name, at_start=True) for h in (hit.document.title, hit.section))
+
+
+def _names(text: str, name: str, *, at_start: bool = False) -> bool:
+    """Whether the text holds the name as whole words: "Don" is no bridge into "Don't"
+    or "Donna", though "Don's" names him."""
+    pattern = ("^" if at_start else r"(?<!\w)") + re.escape(name) + _WORD_ENDS
+    return re.search(pattern, text, re.IGNORECASE) is not None
 
 
 def bridge_passages(ranked: list[Evidence], question: Question) -> list[Evidence]:
@@ -96,7 +105,7 @@ def _follows(anchor: Evidence, other: Evidence, name: Named) -> bool:
     """A sentence of another passage that names the bridge or is about it."""
     if other.source.hit.document.id == anchor.source.hit.document.id:
         return False
-    return name.text.casefold() in other.text.casefold() or about(other, name.text)
+    return _names(other.text, name.text) or about(other, name.text)
 
 
 def _value(other: Evidence, name: Named, question: Question) -> Value | None:
