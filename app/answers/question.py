@@ -210,6 +210,7 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (re.compile(r"誰|だれ|どなた"), AnswerType.PERSON),
     (re.compile(r"どこ"), AnswerType.PLACE),
 )
+# "Who has written more than 300 papers, A or B?" sets a threshold, which one side holds.
 _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     # "before retiring to bed" is when a thing is done, not which came first.
     (
@@ -226,7 +227,7 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     ),
     (
         re.compile(
-            r"\b(more|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller"
+            r"\b(more(?!\s+than\s+\d)|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller"
             r"|tallest|greater|greatest|heavier|heaviest|wider|widest|deeper|deepest|busier"
             r"|busiest)\b",
             re.I,
@@ -235,7 +236,7 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     ),
     (
         re.compile(
-            r"\b(fewer|less|least|smaller|smallest|lower|lowest|shorter|shortest|narrower"
+            r"\b(fewer(?!\s+than\s+\d)|less(?!\s+than\s+\d)|least|smaller|smallest|lower|lowest|shorter|shortest|narrower"
             r"|narrowest|shallower|shallowest|closer|closest|nearer|nearest)\b",
             re.I,
         ),

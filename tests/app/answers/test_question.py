@@ -556,3 +556,16 @@ def test_before_a_doing_is_when_not_which_came_first() -> None:
     assert timed.comparison is not None and timed.comparison.prefer is Prefer.HOLDS
     first = read_question("Which came before, Elm Tea or Oak Ale?")
     assert first.comparison is not None and first.comparison.prefer is Prefer.EARLIER
+
+
+@pytest.mark.parametrize(
+    ("query", "prefer"),
+    [
+        ("Who has written more than 300 papers, Ann Lee or Bo Marsh?", Prefer.HOLDS),
+        ("Which genus has fewer than 10 species, Aster Vale or Brome Hill?", Prefer.HOLDS),
+        ("Who has written more papers, Ann Lee or Bo Marsh?", Prefer.MORE),
+    ],
+)
+def test_more_than_a_number_is_a_threshold_one_side_holds(query: str, prefer: Prefer) -> None:
+    comparison = read_question(query).comparison
+    assert comparison is not None and comparison.prefer is prefer
