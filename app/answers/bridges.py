@@ -14,7 +14,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.answers.evidence import Evidence, Value, held_terms, nearness, related_terms, values
+from app.answers.evidence import (
+    Evidence,
+    Value,
+    held_terms,
+    nearness,
+    related_terms,
+    unpossessed,
+    values,
+)
 from app.answers.question import LABELS, AnswerType, Question
 from ingest.extraction import Named
 
@@ -50,7 +58,9 @@ class Hop:
 def bridge_names(anchor: Evidence, question: Question) -> list[Named]:
     """The entities of a sentence the question does not name itself."""
     asked = question.text.casefold()
-    return [n for n in anchor.named if n.label in BRIDGE_LABELS and n.text.casefold() not in asked]
+    return [
+        n for n in anchor.named if n.label in BRIDGE_LABELS and unpossessed(n.text) not in asked
+    ]
 
 
 def about(evidence: Evidence, name: str) -> bool:

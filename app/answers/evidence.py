@@ -54,6 +54,7 @@ _NUMBER = re.compile(
 # Boz""). Not any name: a song's title in quotes is no language nor heritage.
 _NAMING_HEADS = frozenset({"name", "nickname", "title", "alias", "moniker", "pseudonym"})
 _QUOTE_MARK = re.compile(r"[\"“”]")
+_POSSESSIVE = re.compile(r"['’]s?$")
 _QUOTED = re.compile(r"[\"“](?P<title>[^\"“”]{1,80})[\"”]")
 _QUOTE_JOINS = re.compile(r"^\s*[,;:]|[,;]\s*$|^\s*(?:and|or|as well as)\b")  # between quotes
 # A rank ("the 23rd-highest peak") or "one of" many is no amount.
@@ -246,7 +247,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     if labels is None:
         return []
     asked = question.text.casefold()
-    found = [n for n in evidence.named if n.label in labels and n.text.casefold() not in asked]
+    found = [n for n in evidence.named if n.label in labels and unpossessed(n.text) not in asked]
     # Read from the text, not the entity model: quoted titles, kinds ("water sprite").
     read = _quoted_titles(evidence, question, wanted)
     read += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
@@ -263,6 +264,11 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
             -nearness(evidence, v, terms),
         ),
     )
+
+
+def unpossessed(name: str) -> str:
+    """A name as the question would write it, case folded: "Katy Perry's" is Katy Perry."""
+    return _POSSESSIVE.sub("", name).casefold()
 
 
 def _kinds(evidence: Evidence, question: Question) -> list[Value]:

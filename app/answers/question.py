@@ -325,10 +325,8 @@ _AUXILIARY = re.compile(rf"^(?i:{_OPENING_VERBS})\s+(?:the\s+)?(?=[A-Z0-9])")
 # Two lower-case words open a clause, not a name: "…, alongside fellow actors A and B?"
 _A_CLAUSE = re.compile(r"[a-z]+\s+[a-z]+\s")
 # Lower case only: a title may hold the word ("Dr. Who and the Daleks").
-_NOT_A_SIDE = re.compile(
-    r"\b(?:what|which|who|whom|whose|where|when|how)\b"
-    rf"|^(?:{_OPENING_VERBS}|can|could|will|would)\b"
-)
+_ASKING = re.compile(r"\b(?:what|which|who|whom|whose|where|when|how)\b")
+_NOT_A_SIDE = re.compile(rf"{_ASKING.pattern}|^(?:{_OPENING_VERBS}|can|could|will|would)\b")
 # The words of how a question asks, which name nothing asked: its question words, its
 # verbs of being and coming, and "also" ("Who was also an actor?" asks for an actor).
 _QUESTION_WORDS = frozenset(
@@ -647,6 +645,8 @@ def _same_value(what: str) -> AnswerType:
 def _sides(text: str) -> tuple[str, str] | None:
     for pattern in _SIDES:
         found = pattern.search(text)
+        if found is not None and _ASKING.search(found.group("b")):
+            continue  # "…, Katy Perry, and a ballad by which artist?" asks within it
         a, b = (_ARTICLE.sub("", found.group(k).strip(' "“”')) for k in "ab") if found else ("", "")
         a, b = _AUXILIARY.sub("", a), _TRAILING.sub("", b)
         a, b = _OWNER.sub("", a), _OWNER.sub("", b)

@@ -335,3 +335,12 @@ def test_a_term_in_another_clause_stands_further_from_a_value() -> None:
         sentence, read_question("When did the mother of Ivo Marsh die?"), AnswerType.DATE
     )
     assert found[0].text == "1692"
+
+
+def test_a_name_the_question_gives_is_no_value_in_its_possessive() -> None:
+    text = 'He directed videos for Ann Lee\'s "Blue" and Bo Marsh\'s "Red".'
+    (sentence,) = passages({"Ivo Marsh": text}, people=("Ann Lee's", "Bo Marsh's"))
+    found = values(
+        sentence, read_question("Who else did he direct for, with Ann Lee?"), AnswerType.PERSON
+    )
+    assert [v.text for v in found] == ["Bo Marsh's"]

@@ -569,3 +569,10 @@ def test_before_a_doing_is_when_not_which_came_first() -> None:
 def test_more_than_a_number_is_a_threshold_one_side_holds(query: str, prefer: Prefer) -> None:
     comparison = read_question(query).comparison
     assert comparison is not None and comparison.prefer is prefer
+
+
+def test_a_list_whose_last_item_holds_the_question_word_is_no_comparison() -> None:
+    query = (
+        "Ivo Marsh has made videos for Ann Lee, Bo Marsh, and a country ballad by which pop artist?"
+    )
+    assert read_question(query).comparison is None
