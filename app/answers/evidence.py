@@ -368,9 +368,12 @@ def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) ->
         return 0.0
     held = [i for i, w in enumerate(words) if i not in inside and _relates(w.group(), terms)]
     brackets = _brackets(evidence.text, named)
+    governed = _after_a_preposition(words, inside[0])
 
     def between(i: int) -> int | None:
         own = _in_brackets(words[i].start(), brackets)
+        if i > inside[-1] and governed and _leads_on(words, i):
+            return None  # "… of the United States and headquartered in Manhattan"
         if own is None:
             span = (words[i].end(), named.start) if i < inside[0] else (named.end, words[i].start())
             broken = _CLAUSE_BREAK.search(evidence.text, *span) is not None
@@ -381,7 +384,24 @@ def nearness(evidence: Evidence, named: Named | Value, terms: frozenset[str]) ->
     return sum(1 / (1 + gap) for gap in gaps if gap is not None)
 
 
+def _leads_on(words: list[re.Match[str]], i: int) -> bool:
+    """Whether the word at i leads on to what follows it: "headquartered in"."""
+    return i + 1 < len(words) and _LEADS_ON.fullmatch(words[i + 1].group()) is not None
+
+
+def _after_a_preposition(words: list[re.Match[str]], i: int) -> bool:
+    """Whether the word at i is governed by a preposition ("of the United States"): an
+    object there, not the subject a later verb speaks of ("Ann Lee was born in …")."""
+    before = [w.group().casefold() for w in words[max(0, i - 2) : i]]
+    if before and before[-1] in ("the", "a", "an"):
+        before = before[:-1]
+    return bool(before) and _GOVERNS.fullmatch(before[-1]) is not None
+
+
 _BRACKET = re.compile(r"\([^()]*\)")
+# A term followed by one of these speaks of what comes after it, not of a name before it.
+_LEADS_ON = re.compile(r"in|at|on|from|by|near|into", re.I)
+_GOVERNS = re.compile(r"of|in|at|on|from|by|for|to|with|near|into")
 # Another clause: "married in 1685, but died in 1692" dates no death by 1685.
 _CLAUSE_BREAK = re.compile(r",\s+(?:but|while|whereas|although|though)\b|;")
 

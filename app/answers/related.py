@@ -58,6 +58,7 @@ _TITLES = dict.fromkeys(
 )
 _WORD_BEFORE = re.compile(r"(\w+)[,.]?\s+$")
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
+_APOSTROPHES = re.compile(r"[’`]")
 MIN_NAME = 4  # letters of the shortest document name looked for in a question
 
 
@@ -169,11 +170,24 @@ def asks_for_the_person(question: Question) -> bool:
 
 
 def _paged(evidence: Evidence, pages: Pages, skip: Callable[[str], bool]) -> list[Value]:
-    """The names of retrieved documents the sentence holds, where it holds them."""
-    text = evidence.text.casefold()
+    """The names of retrieved documents the sentence holds, where it holds them, and
+    where it names them again by their last word ("written by Frank O'Connor … The film
+    was directed by O'Connor"), as the person of the page."""
+    text = _APOSTROPHES.sub("'", evidence.text.casefold())
     found = ((text.find(n), n) for n in pages.sentences if len(n) >= MIN_NAME)
-    kept = ((i, n) for i, n in found if i >= 0 and not skip(n))
-    return [Value(evidence.text[i : i + len(n)], i, i + len(n)) for i, n in kept]
+    kept = [(i, n) for i, n in found if i >= 0 and not skip(n)]
+    return [v for i, n in kept for v in _mentions(evidence.text, text, i, n)]
+
+
+def _mentions(original: str, text: str, at: int, name: str) -> list[Value]:
+    """The name where the text holds it, then each later mention of its last word."""
+    whole = Value(original[at : at + len(name)], at, at + len(name))
+    last = name.split()[-1]
+    if last == name or len(last) < MIN_NAME:
+        return [whole]
+    later = re.finditer(rf"(?<!\w){re.escape(last)}(?!\w)", text[at + len(name) :])
+    start = at + len(name)
+    return [whole, *(Value(whole.text, start + m.start(), start + m.end()) for m in later)]
 
 
 def _fits(person: Value, role: str, pages: Pages, evidence: Evidence) -> bool:

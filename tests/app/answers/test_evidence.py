@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.evidence import count_of, in_sentence, values
+from app.answers.evidence import count_of, in_sentence, nearness, values
 from app.answers.question import AnswerType, read_question
 from ingest.extraction import Named
 from retrieval.sentences import sentences
@@ -344,3 +344,17 @@ def test_a_name_the_question_gives_is_no_value_in_its_possessive() -> None:
         sentence, read_question("Who else did he direct for, with Ann Lee?"), AnswerType.PERSON
     )
     assert [v.text for v in found] == ["Bo Marsh's"]
+
+
+def test_a_term_that_leads_on_to_a_later_name_is_not_near_an_object_before_it() -> None:
+    """ "published by the Jesuits of the United States and headquartered in Manhattan":
+    the headquarters are in Manhattan; "Ann Lee was born in Leeds" still speaks of her."""
+    text = (
+        "Ave is a weekly magazine published by the Jesuits of the United States and"
+        " headquartered in midtown Manhattan."
+    )
+    (sentence,) = passages({"Ave": text}, places=("United States", "Manhattan"))
+    found = values(sentence, read_question("Where is Ave headquartered?"), AnswerType.PLACE)
+    assert found and found[0].text == "Manhattan"
+    (subject,) = passages({"Ann Lee": "Ann Lee was born in Leeds."}, people=("Ann Lee",))
+    assert nearness(subject, subject.named[0], frozenset({"born"})) > 0

@@ -126,3 +126,16 @@ def test_without_the_event_told_the_best_sentence_with_a_value_answers() -> None
     question = read_question("Where was the place of death of Ivo Marsh's father?")
     found = asked_of("Per Marsh", question, Pages.of(pool))
     assert found is not None and found[1].text == "Holland"
+
+
+def test_a_person_named_again_by_the_last_name_is_the_one_with_the_passage() -> None:
+    """ "written by Ivo Marsh and Ann Lee … directed by Marsh": the director is the Ivo
+    Marsh of the passage, though "directed" stands far from his full name."""
+    film = (
+        "Red Lantern is a 1955 film written by Ivo Marsh and Ann Lee, shot in the spring"
+        " in Leeds and released by a studio of London; it was directed by Marsh."
+    )
+    pool = passages({"Red Lantern": film, "Ivo Marsh": "Ivo Marsh was a director."})
+    pages = Pages.of(pool)
+    found = related_person(pages.own("Red Lantern"), "director", COMPARED, pages)
+    assert found is not None and found.person.text == "Ivo Marsh"
