@@ -67,10 +67,10 @@ def about(evidence: Evidence, name: str) -> bool:
     """Whether the sentence's passage is the bridge's own: its title or its section
     starts with the name."""
     hit = evidence.source.hit
-    return any(_names(h or "", name, at_start=True) for h in (hit.document.title, hit.section))
+    return any(_holds_name(h or "", name, at_start=True) for h in (hit.document.title, hit.section))
 
 
-def _names(text: str, name: str, *, at_start: bool = False) -> bool:
+def _holds_name(text: str, name: str, *, at_start: bool = False) -> bool:
     """Whether the text holds the name as whole words: "Don" is no bridge into "Don't"
     or "Donna", though "Don's" names him."""
     pattern = ("^" if at_start else r"(?<!\w)") + re.escape(name) + _WORD_ENDS
@@ -115,7 +115,7 @@ def _follows(anchor: Evidence, other: Evidence, name: Named) -> bool:
     """A sentence of another passage that names the bridge or is about it."""
     if other.source.hit.document.id == anchor.source.hit.document.id:
         return False
-    return _names(other.text, name.text) or about(other, name.text)
+    return _holds_name(other.text, name.text) or about(other, name.text)
 
 
 def _value(other: Evidence, name: Named, question: Question) -> Value | None:

@@ -211,6 +211,7 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
     (re.compile(r"どこ"), AnswerType.PLACE),
 )
 # "Who has written more than 300 papers, A or B?" sets a threshold, which one side holds.
+_THRESHOLD = r"(?!\s+than\s+\d)"
 _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     # "before retiring to bed" is when a thing is done, not which came first.
     (
@@ -227,17 +228,18 @@ _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     ),
     (
         re.compile(
-            r"\b(more(?!\s+than\s+\d)|most|larger|largest|bigger|biggest|higher|highest|longer|longest|taller"
-            r"|tallest|greater|greatest|heavier|heaviest|wider|widest|deeper|deepest|busier"
-            r"|busiest)\b",
+            rf"\b(more{_THRESHOLD}|most|larger|largest|bigger|biggest|higher|highest|longer"
+            r"|longest|taller|tallest|greater|greatest|heavier|heaviest|wider|widest|deeper"
+            r"|deepest|busier|busiest)\b",
             re.I,
         ),
         Prefer.MORE,
     ),
     (
         re.compile(
-            r"\b(fewer(?!\s+than\s+\d)|less(?!\s+than\s+\d)|least|smaller|smallest|lower|lowest|shorter|shortest|narrower"
-            r"|narrowest|shallower|shallowest|closer|closest|nearer|nearest)\b",
+            rf"\b(fewer{_THRESHOLD}|less{_THRESHOLD}|least|smaller|smallest|lower|lowest"
+            r"|shorter|shortest|narrower|narrowest|shallower|shallowest|closer|closest|nearer"
+            r"|nearest)\b",
             re.I,
         ),
         Prefer.LESS,

@@ -180,7 +180,8 @@ def _paged(evidence: Evidence, pages: Pages, skip: Callable[[str], bool]) -> lis
 
 
 def _mentions(original: str, text: str, at: int, name: str) -> list[Value]:
-    """The name where the text holds it, then each later mention of its last word."""
+    """The name where the text holds it, then each later mention of its last word: the
+    page's full name, at the place of that word."""
     whole = Value(original[at : at + len(name)], at, at + len(name))
     last = name.split()[-1]
     if last == name or len(last) < MIN_NAME:
