@@ -47,9 +47,14 @@ def display_name(surface: str) -> str:
     return _MARKUP.sub("", " ".join(surface.split())) or surface.strip()
 
 
+def without_possessive(name: str) -> str:
+    """ "Katy Perry's" → "Katy Perry"; "the Jets'" → "the Jets"."""
+    return _POSSESSIVE.sub("", name)
+
+
 def normalise(name: str) -> str:
     text = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-    text = _POSSESSIVE.sub("", _EDGE_PUNCT.sub("", text))
+    text = without_possessive(_EDGE_PUNCT.sub("", text))
     return _EDGE_PUNCT.sub("", _ARTICLE.sub("", text))
 
 

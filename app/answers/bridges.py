@@ -11,13 +11,13 @@ no model runs here.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from app.answers.evidence import (
     Evidence,
     Value,
     held_terms,
+    name_pattern,
     nearness,
     related_terms,
     unpossessed,
@@ -30,7 +30,6 @@ ANCHORS = 8  # best sentences read for bridge names
 # Names that have passages of their own; not nationalities or languages, which every
 # passage shares.
 BRIDGE_LABELS = LABELS[AnswerType.ENTITY] - {"NORP", "LANGUAGE"}
-_WORD_ENDS = r"(?!\w|['’](?!s\b)\w)"  # a possessive 's ends the name; "n't" does not
 
 
 @dataclass(frozen=True)
@@ -66,15 +65,8 @@ def bridge_names(anchor: Evidence, question: Question) -> list[Named]:
 def about(evidence: Evidence, name: str) -> bool:
     """Whether the sentence's passage is the bridge's own: its title or its section
     starts with the name."""
-    hit = evidence.source.hit
-    return any(_holds_name(h or "", name, at_start=True) for h in (hit.document.title, hit.section))
-
-
-def _holds_name(text: str, name: str, *, at_start: bool = False) -> bool:
-    """Whether the text holds the name as whole words: "Don" is no bridge into "Don't"
-    or "Donna", though "Don's" names him."""
-    pattern = ("^" if at_start else r"(?<!\w)") + re.escape(name) + _WORD_ENDS
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    hit, pattern = evidence.source.hit, name_pattern(name)
+    return any(pattern.match(h or "") for h in (hit.document.title, hit.section))
 
 
 def bridge_passages(ranked: list[Evidence], question: Question) -> list[Evidence]:
@@ -115,7 +107,8 @@ def _follows(anchor: Evidence, other: Evidence, name: Named) -> bool:
     """A sentence of another passage that names the bridge or is about it."""
     if other.source.hit.document.id == anchor.source.hit.document.id:
         return False
-    return _holds_name(other.text, name.text) or about(other, name.text)
+    found = name_pattern(name.text).search(other.text)
+    return found is not None or about(other, name.text)
 
 
 def _value(other: Evidence, name: Named, question: Question) -> Value | None:

@@ -24,6 +24,7 @@ from ingest.analyzer import analyze
 from ingest.dates import parse_date
 from ingest.extraction import Named
 from ingest.memo import memo
+from ingest.resolution import without_possessive
 from retrieval.sentences import Sentence, sentences
 
 MIN_TERMS = 2  # a sentence with fewer content terms is a label, not evidence
@@ -54,7 +55,6 @@ _NUMBER = re.compile(
 # Boz""). Not any name: a song's title in quotes is no language nor heritage.
 _NAMING_HEADS = frozenset({"name", "nickname", "title", "alias", "moniker", "pseudonym"})
 _QUOTE_MARK = re.compile(r"[\"“”]")
-_POSSESSIVE = re.compile(r"['’]s?$")
 _QUOTED = re.compile(r"[\"“](?P<title>[^\"“”]{1,80})[\"”]")
 _QUOTE_JOINS = re.compile(r"^\s*[,;:]|[,;]\s*$|^\s*(?:and|or|as well as)\b")  # between quotes
 # A rank ("the 23rd-highest peak") or "one of" many is no amount.
@@ -268,7 +268,14 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
 
 def unpossessed(name: str) -> str:
     """A name as the question would write it, case folded: "Katy Perry's" is Katy Perry."""
-    return _POSSESSIVE.sub("", name).casefold()
+    return without_possessive(name).casefold()
+
+
+@memo(4_096)
+def name_pattern(name: str) -> re.Pattern[str]:
+    """The name as whole words, in any case: "Don" is none in "Don't" or "Donna", though
+    "Don's" names him."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w|['’](?!s\b)\w)", re.I)
 
 
 def _kinds(evidence: Evidence, question: Question) -> list[Value]:

@@ -563,9 +563,7 @@ class _Composition:
         property of something else it names ("produced by Tom Reed and written by …");
         else of any passage that names it."""
         own = holding(self.pages.own(_named_form(self.ranked, side)), wanted)
-        if own is not None:
-            return own
-        return holding(self._about_side(side), wanted)
+        return own or holding(self._about_side(side), wanted)
 
     def _shared(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
         """What the two sides have in common: for a named type (a city, a company) a value

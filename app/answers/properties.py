@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from app.answers.countries import countries_in, provinces_in
-from app.answers.evidence import Evidence, related_terms
+from app.answers.evidence import Evidence, name_pattern, related_terms
 from app.answers.question import CAPITALISED, AnswerType, Question
 from app.answers.verdicts import same_kind
 from ingest.analyzer import analyze
@@ -115,7 +115,7 @@ def _one_of(origin: str, names: list[str]) -> bool:
 def _asks(text: str, origin: Origin) -> bool:
     """Whether the question names the origin as one: not a name set after its kind ("the
     band Soulfly"), whatever the entity model took it for."""
-    found = re.search(rf"(?<!\w){re.escape(origin.text)}(?!\w)", text, re.I)
+    found = name_pattern(origin.text).search(text)
     if found is None or _NAMED_THING.search(text, 0, found.start()):
         return False
     return not origin.people or _describes(text, found.end())

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.answers.evidence import Evidence, Value, nearness, related_terms, values
+from app.answers.evidence import Evidence, Value, name_pattern, nearness, related_terms, values
 from app.answers.question import AnswerType, Question
 from ingest.analyzer import analyze
 from ingest.titles import without_qualifier
@@ -186,9 +186,8 @@ def _mentions(original: str, text: str, at: int, name: str) -> list[Value]:
     last = name.split()[-1]
     if last == name or len(last) < MIN_NAME:
         return [whole]
-    later = re.finditer(rf"(?<!\w){re.escape(last)}(?!\w)", text[at + len(name) :])
-    start = at + len(name)
-    return [whole, *(Value(whole.text, start + m.start(), start + m.end()) for m in later)]
+    later = name_pattern(last).finditer(text, at + len(name))
+    return [whole, *(Value(whole.text, m.start(), m.end()) for m in later)]
 
 
 def _fits(person: Value, role: str, pages: Pages, evidence: Evidence) -> bool:
