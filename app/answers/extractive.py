@@ -31,6 +31,7 @@ import numpy as np
 from app.answers import labels, members
 from app.answers.bridges import Hop, best_hop, bridge_passages
 from app.answers.composer import ComposeContext
+from app.answers.durations import lasted_days
 from app.answers.evidence import (
     Evidence,
     Value,
@@ -504,6 +505,8 @@ class _Composition:
         linked, name = link
         if comparison.lifespan:
             return self._lifespan(name)
+        if comparison.duration:
+            return self._duration(name)
         if comparison.occupations:
             return self._occupations(name)
         if linked is None:
@@ -520,6 +523,15 @@ class _Composition:
         for evidence in self._about_side(side):
             found = values(evidence, self.question, AnswerType.DATE)
             days = days_between([v.text for v in within_brackets(evidence.text, found)])
+            if days is not None:
+                return evidence, Value(str(days), 0, 0)  # a count, not in the text
+        return None
+
+    def _duration(self, side: str) -> tuple[Evidence, Value | None] | None:
+        """The days a side lasted, from the first sentence about it that gives a span of
+        dates or a length."""
+        for evidence in self._about_side(side):
+            days = lasted_days(evidence.text)
             if days is not None:
                 return evidence, Value(str(days), 0, 0)  # a count, not in the text
         return None

@@ -308,6 +308,12 @@ _BOTH = re.compile(r"^(?i:both)\s+")
 _LIFESPAN = re.compile(
     r"\blived\s+(?:a\s+)?(?:long|short)|\b(?:long|short)(?:er|est)\s+li(?:fe|ves)\b", re.I
 )
+# "Which battle lasted longer?", "Which satellite was operational for longer?".
+_DURATION = re.compile(
+    r"\b(?:lasted|lasting|operational|in\s+(?:operation|service)|existed|reigned)\b"
+    r"[^?,]*?\b(?:long|short)(?:er|est)\b",
+    re.I,
+)
 # "Who has more scope of profession?", "… had more diverse roles?": how many occupations
 # each side is defined by. Roles alone may be parts played, so only varied ones count.
 _OCCUPATIONS = re.compile(
@@ -362,6 +368,7 @@ class Comparison:
     # was born first, A or B?" compares A's director with B's.
     relation: str | None = None
     lifespan: bool = False  # "Who lived longer?": the days between each side's two dates
+    duration: bool = False  # "Which battle lasted longer?": the days each side lasted
     occupations: bool = False  # "Who had more diverse roles?": how many each is defined by
 
 
@@ -553,6 +560,8 @@ def _comparison(text: str, answer_type: AnswerType) -> Comparison | None:
         return Comparison(sides, Prefer.HOLDS, AnswerType.ANY)
     if _LIFESPAN.search(text):
         return Comparison(sides, prefer, AnswerType.NUMBER, lifespan=True)
+    if _DURATION.search(text):
+        return Comparison(sides, prefer, AnswerType.NUMBER, duration=True)
     if _OCCUPATIONS.search(text):
         return Comparison(sides, prefer, AnswerType.NUMBER, occupations=True)
     by_time = prefer in (Prefer.EARLIER, Prefer.LATER) and answer_type is not AnswerType.NUMBER

@@ -30,6 +30,10 @@ PAGES = {
     " first described in 1801.",
     "Brome Hill": "Brome Hill is a genus comprising three species of grasses, first described"
     " in 1950 from 120 plants.",
+    "Battle of Orne Ford": "The Battle of Orne Ford was fought from 19 September to 16"
+    " December 1944 between two armies. It was proposed in 1940 and recalled in 1990.",
+    "Siege of Vell": "The Siege of Vell was a battle lasting from August 4 to September 18,"
+    " 1950. The town was founded in 1100.",
     "Corn Mere": "Corn Mere alba is a tree of the beech family, and the only species in the"
     " genus Corn Mere. It was named in 1890.",
 }
@@ -336,3 +340,24 @@ def test_a_side_s_own_page_says_what_it_is_over_another_page_that_names_it(
     }
     query = "Are Ivo Marsh and Tom Reed both television writers?"
     assert short_answer(composer, query, pages) == "no"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "Which battle lasted longer, Siege of Vell or Battle of Orne Ford?",
+            "Battle of Orne Ford",
+        ),
+        (
+            "Which battle lasted a shorter time, Battle of Orne Ford or Siege of Vell?",
+            "Siege of Vell",
+        ),
+    ],
+)
+def test_which_lasted_longer_compares_the_spans_each_side_lasted(
+    composer: ExtractiveComposer, query: str, expected: str
+) -> None:
+    """Each side's span of dates, though the later year of another sentence ("founded in
+    1100", "recalled in 1990") would make the other side the earlier or the longer."""
+    assert short_answer(composer, query) == expected

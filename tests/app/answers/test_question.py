@@ -400,6 +400,20 @@ def test_who_lived_longer_compares_lifespans(text: str) -> None:
     assert comparison.prefer is Prefer.MORE
 
 
+@pytest.mark.parametrize(
+    ("text", "prefer"),
+    [
+        ("Which battle lasted longer, Battle of Aachen or Battle of Metz?", Prefer.MORE),
+        ("Which satellite was operational for longer, Vela 4 or Orsa?", Prefer.MORE),
+        ("Which strike lasted a shorter time, the Dock Strike or the Coal Strike?", Prefer.LESS),
+    ],
+)
+def test_which_lasted_longer_compares_durations(text: str, prefer: Prefer) -> None:
+    comparison = read_question(text).comparison
+    assert comparison is not None and comparison.duration and not comparison.lifespan
+    assert comparison.prefer is prefer
+
+
 def test_who_was_born_first_compares_dates_not_lifespans() -> None:
     comparison = read_question("Who was born first, Maren Olsvik or Ivo Marsh?").comparison
     assert comparison is not None and not comparison.lifespan
