@@ -66,18 +66,21 @@ _KINDS: dict[AnswerType, str] = {
         " photographer physicist pianist pilot player poet politician president priest"
         " prince princess producer professor queen rapper ruler saint scientist screenwriter"
         " sculptor senator singer soldier songwriter star writer woman wrestler"
+        " astronaut champion essayist governor heir"
     ),
     AnswerType.PLACE: (
         "airport area borough capital city continent country county district island lake"
         " location mountain municipality nation neighborhood neighbourhood park peninsula"
         " province region river sea state suburb territory town valley village"
         " arena bridge building canal castle cathedral church hotel museum stadium station"
-        " venue"
+        " venue birthplace hometown headquarters mall palace resort road site square street"
+        " track"
     ),
     AnswerType.ORGANISATION: (
         "agency airline band brand business church club college company conference"
         " corporation firm franchise group label league network newspaper organisation"
-        " organization party publisher school studio team university"
+        " organization party publisher school studio team university army retailer"
+        " broadcaster"
     ),
     AnswerType.WORK: (
         "album book comic film game magazine movie musical novel opera painting play poem"

@@ -31,6 +31,9 @@ from app.answers.question import AnswerType, Prefer, read_question
         ("The album is by which country music star?", AnswerType.PERSON),
         ("Which country singer was born in 1950?", AnswerType.PERSON),
         ("What is the birthday of the actor who played the king?", AnswerType.DATE),
+        ("What is the birthplace of the senator who chaired it?", AnswerType.PLACE),
+        ("Which champion did he defeat in 1990?", AnswerType.PERSON),
+        ("What retailer in the mall is based in Poole?", AnswerType.ORGANISATION),
     ],
 )
 def test_the_answer_type(text: str, expected: AnswerType) -> None:
@@ -68,7 +71,7 @@ def test_the_head_noun_of_a_what_phrase_is_its_last_known_noun() -> None:
         ("Which American animated series starred Ivo Marsh?", "series", AnswerType.WORK),
         ("What ground-based armed force was defeated at Nanchang?", "force", AnswerType.ENTITY),
         ("What Hawaiian surfer born 18 October 1992 won the Pro?", "surfer", AnswerType.ENTITY),
-        ("What English essayist best known for Blue wrote Red?", "essayist", AnswerType.ENTITY),
+        ("What English essayist best known for Blue wrote Red?", "essayist", AnswerType.PERSON),
         (
             "Which telenovela broadcast by Telefe starred Ivo Marsh?",
             "telenovela",
