@@ -612,8 +612,9 @@ def _ends_of_a_span(named: Named) -> list[Named]:
     ]
 
 
-# "Until when …?" asks for the date that ends a span: "from 1939 until 1943", "1848–1859".
-_ASKS_END = re.compile(r"\b(?:until|till)\b", re.I)
+# "Until when …?" and "… ended when?" ask for the date that ends a span: "from 1939 until
+# 1943", "1848–1859".
+_ASKS_END = re.compile(r"\b(?:until|till|end(?:ed|s)?|finish(?:ed|es)?|conclud(?:ed|es))\b", re.I)
 _ENDS_A_SPAN = re.compile(r"(?:\b(?:until|till|through|to)|[–—-])\s*$", re.I)
 _FULL_DATE = re.compile(
     r"\b\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{3,4}\b|\b[A-Z][a-z]+\.?\s+\d{1,2},\s*\d{3,4}\b"
@@ -630,8 +631,10 @@ def _widened(text: str, value: Value) -> Value:
 
 
 def _by_life_event(found: list[Value], question: Question) -> list[Value]:
-    """Of a lifespan's two dates, a question about a death wants the later one."""
-    return found[::-1] if _DEATH.search(question.text) and len(found) > 1 else found
+    """Of a lifespan's two dates, the first two the sentence names, a question about a death
+    or an end wants the later one; dates named after them come last still."""
+    later = _DEATH.search(question.text) or _ASKS_END.search(question.text)
+    return [found[1], found[0], *found[2:]] if later and len(found) > 1 else found
 
 
 _BORN_BEFORE = re.compile(r"\b(?:born|b\.)\s+(?:(?:c\.|ca\.|circa|in|on)\s+)?$", re.I)

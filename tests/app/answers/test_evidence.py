@@ -165,6 +165,7 @@ def test_a_frequency_changed_from_comes_after_the_one_changed_to() -> None:
     ("question", "first"),
     [
         ("The party held power in Albania until what year?", "1943"),
+        ("In what year did the party's rule in Albania end?", "1943"),
         ("In what year did the party take power in Albania?", "1939"),
     ],
 )
@@ -173,6 +174,31 @@ def test_until_when_asks_for_the_date_that_ends_a_span(question: str, first: str
     (sentence,) = passages({"Party": text})
     dates = [Named(y, "DATE", text.index(y), text.index(y) + 4) for y in ("1939", "1943")]
     sentence.entities_read(dates)
+    found = values(sentence, read_question(question), AnswerType.DATE)
+    assert found[0].text == first
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("The party lost a war that ended when?", "October 1922"),
+        ("When did the war finish?", "October 1922"),
+        ("When did Tom Vale die?", "October 1922"),
+        ("When did the war begin?", "November 1917"),
+    ],
+)
+def test_the_later_end_of_a_span_in_brackets_ends_it_whatever_dates_follow(
+    question: str, first: str
+) -> None:
+    """A span in the first brackets reads as a lifespan; the year after it ("the
+    Revolutions of 1917") is no end of it."""
+    text = "The Civil War (November 1917 – October 1922) followed the Revolutions of 1917."
+    (sentence,) = passages({"Civil War": text})
+    dates = ("November 1917", "October 1922", "1917")
+    at = [text.index(d) if d != "1917" else text.rindex(d) for d in dates]
+    sentence.entities_read(
+        [Named(d, "DATE", a, a + len(d)) for d, a in zip(dates, at, strict=True)]
+    )
     found = values(sentence, read_question(question), AnswerType.DATE)
     assert found[0].text == first
 
