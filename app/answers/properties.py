@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from app.answers.countries import countries_in, provinces_in
 from app.answers.evidence import Evidence, name_pattern, related_terms
+from app.answers.occupations import broader_held
 from app.answers.question import CAPITALISED, AnswerType, Question
 from app.answers.verdicts import same_kind
 from ingest.analyzer import analyze
@@ -60,6 +61,9 @@ class Property:
     # Those a people's name settles against: the peoples, and the places the pool names a
     # people of ("England", by "English"); not a city ("Istanbul"), which no people names.
     exclusive: frozenset[str]
+    # Those a narrower occupation holds ("a guitarist" is a musician); not the kind a
+    # question picks among ("Which filmmaker was known for animation?"), which both are.
+    broad: frozenset[str] = frozenset()
 
 
 def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]) -> Property:
@@ -76,7 +80,8 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     peoples = [o.text for o in known if o.people]
     origins = [o for o in known if _asks(asked, o)] + _places_of_peoples(asked, known, peoples)
     exclusive = [o.text for o in origins if o.people or _one_of(o.text, peoples)]
-    return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive))
+    broad = terms - frozenset(analyze(question.head or ""))
+    return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive), broad)
 
 
 def _sides_as_written(question: Question, sides: tuple[str, str]) -> tuple[str, ...]:
@@ -148,7 +153,8 @@ def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:
     named = [o.text for o in _origins(evidence)]
     found = [a for a in wanted.origins if _names_origin(a, named)]
     origins = {t for a in found for t in analyze(a)} & wanted.terms
-    return related_terms(evidence.terms, wanted.terms) | origins
+    broader = broader_held(evidence.terms, wanted.broad)
+    return related_terms(evidence.terms, wanted.terms) | broader | origins
 
 
 def _names_origin(asked: str, named: list[str]) -> bool:

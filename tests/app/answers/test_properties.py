@@ -181,3 +181,40 @@ def test_what_the_question_says_of_one_side_is_no_property_of_both() -> None:
     assert wanted.origins == frozenset()
     both = read_question("Are both Ivo Marsh and Ada Lind American?")
     assert property_of(both, ("Ivo Marsh", "Ada Lind"), []).terms == frozenset({"american"})
+
+
+def test_a_guitarist_is_a_musician_and_a_professor_a_teacher() -> None:
+    """A passage names the narrow occupation; the question asks of the broad one."""
+    question = read_question("Are Ann Lee and Ivo Marsh both musicians?")
+    assert question.comparison is not None
+    pool = passages(
+        {
+            "Ann Lee": "Ann Lee is an American singer, songwriter and guitarist.",
+            "Ivo Marsh": "Ivo Marsh is an American actor and painter.",
+        }
+    )
+    wanted = property_of(question, question.comparison.sides, pool)
+    ann, ivo = holding(pool[:1], wanted), holding(pool[1:], wanted)
+    assert ann is not None and ann.holds
+    assert ivo is not None and not ivo.holds
+    teachers = read_question("Are Ann Lee and Ivo Marsh both teachers?")
+    assert teachers.comparison is not None
+    (professor,) = passages({"Ann Lee": "Ann Lee is a professor of history at Leeds."})
+    found = holding([professor], property_of(teachers, teachers.comparison.sides, []))
+    assert found is not None and found.holds
+
+
+def test_the_kind_a_question_picks_among_is_not_held_by_a_narrower_one() -> None:
+    """ "Which filmmaker was known for animation?": both are directors, so a director is
+    no filmmaker here; the one whose passage says "animation filmmaker" has it."""
+    question = read_question("Which filmmaker was known for animation, Ann Lee or Ivo Marsh?")
+    assert question.comparison is not None
+    pool = passages(
+        {
+            "Ann Lee": "Ann Lee is an American animation filmmaker.",
+            "Ivo Marsh": "Ivo Marsh is an American film director known for drama.",
+        }
+    )
+    wanted = property_of(question, question.comparison.sides, pool)
+    ann, ivo = holding(pool[:1], wanted), holding(pool[1:], wanted)
+    assert ann is not None and ivo is not None and ann.strength > ivo.strength
