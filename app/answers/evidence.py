@@ -509,7 +509,9 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     found = [
         Value(m.group().strip(), m.start(), m.end())
         for m in _NUMBER.finditer(text)
-        if not set(re.findall(r"\d+", m.group())) & asked and not _NO_AMOUNT.match(m.group())
+        if not set(re.findall(r"\d+", m.group())) & asked
+        and not _NO_AMOUNT.match(m.group())
+        and not _in_a_date(evidence, m.start())
     ]
     wanted = frozenset(question.terms)
     measures = _measures(question)
@@ -538,6 +540,15 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         counted = [v for v in ranked if counting[v.start]]
         return counted if counted or question.unit != members.UNIT else _members(evidence)
     return [v for v in ranked if near(v) > 0 or counting[v.start]]
+
+
+def _in_a_date(evidence: Evidence, at: int) -> bool:
+    """Whether the entity model read the number as part of a date that names a year ("opened
+    in 2000", "May 1983"): a point in time, no amount. "18 years" names none."""
+    return any(
+        n.label == "DATE" and n.start <= at < n.end and parse_date(n.text) is not None
+        for n in evidence.named
+    )
 
 
 def _members(evidence: Evidence) -> list[Value]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.answers.evidence import count_of, in_sentence, nearness, values
-from app.answers.question import AnswerType, read_question
+from app.answers.question import AnswerType, Question, read_question
 from ingest.extraction import Named
 from retrieval.sentences import sentences
 from tests.app.answers.test_related import passages
@@ -384,3 +384,25 @@ def test_a_term_that_leads_on_to_a_later_name_is_not_near_an_object_before_it() 
     assert found and found[0].text == "Manhattan"
     (subject,) = passages({"Ann Lee": "Ann Lee was born in Leeds."}, people=("Ann Lee",))
     assert nearness(subject, subject.named[0], frozenset({"born"})) > 0
+
+
+def test_a_number_the_entity_model_read_as_a_dated_point_is_no_amount() -> None:
+    """ "opened in 2000" and "born July 20, 1953" name points in time: no length of a bridge,
+    no count of prizes; "18 years" names no year and stays a number."""
+    text = "Before the Elm Bridge was opened in 2000, ferries ran; the Elm Bridge runs 8 km."
+    (bridge,) = passages({"Elm Bridge": text})
+    bridge.entities_read([Named("2000", "DATE", text.index("2000"), text.index("2000") + 4)])
+    found = values(bridge, read_question("How long is the Elm Bridge?"), AnswerType.NUMBER)
+    assert [v.text for v in found] == ["8 km"]
+    asked = read_question("Who has won more prizes, Ann Lee or Ivo Marsh?")
+    assert _author_s_numbers(asked) == []
+    assert _author_s_numbers(read_question("For how many years did Ann Lee write?")) == ["18 years"]
+
+
+def _author_s_numbers(question: Question) -> list[str]:
+    """An Evidence serves one question, so each question reads a sentence of its own."""
+    text = "Ann Lee (born July 20, 1953) is an author who wrote for 18 years."
+    (author,) = passages({"Ann Lee": text})
+    dates = ("July 20, 1953", "18 years")
+    author.entities_read([Named(d, "DATE", text.index(d), text.index(d) + len(d)) for d in dates])
+    return [v.text for v in values(author, question, AnswerType.NUMBER)]
