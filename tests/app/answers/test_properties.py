@@ -4,7 +4,7 @@ places it names, which a side's sentence may name in another form or contradict.
 from __future__ import annotations
 
 from app.answers.evidence import Evidence
-from app.answers.properties import holding, property_of
+from app.answers.properties import Holding, holding, property_of
 from app.answers.question import read_question
 from ingest.extraction import Named
 from tests.app.answers.test_related import passages
@@ -147,19 +147,25 @@ def test_a_country_asked_is_held_by_one_of_its_provinces() -> None:
 
 def test_an_actress_is_an_actor_and_also_asks_nothing() -> None:
     """ "Who was also an actor?" asks for one property, which "actress" holds."""
-    question = read_question("Who was also an actor, Ann Lee or Ivo Marsh?")
-    assert question.comparison is not None
-    pool = passages(
-        {
-            "Ann Lee": "Ann Lee is a South Korean singer, songwriter and actress.",
-            "Ivo Marsh": "Ivo Marsh is an American musician. It was also released as a single.",
-        }
+    ann, ivo = _ann_and_ivo(
+        "Who was also an actor, Ann Lee or Ivo Marsh?",
+        "Ann Lee is a South Korean singer, songwriter and actress.",
+        "Ivo Marsh is an American musician. It was also released as a single.",
     )
+    assert ann.holds and not ivo.holds
+    asked = read_question("Who was also an actor, Ann Lee or Ivo Marsh?")
+    assert property_of(asked, ("Ann Lee", "Ivo Marsh"), []).terms == frozenset({"actor"})
+
+
+def _ann_and_ivo(asked: str, ann: str, ivo: str) -> tuple[Holding, Holding]:
+    """How far each side's one-sentence passage holds the property the question asks."""
+    question = read_question(asked)
+    assert question.comparison is not None
+    pool = passages({"Ann Lee": ann, "Ivo Marsh": ivo})
     wanted = property_of(question, question.comparison.sides, pool)
-    assert wanted.terms == frozenset({"actor"})
-    ann, ivo = holding(pool[:1], wanted), holding(pool[1:], wanted)
-    assert ann is not None and ann.holds
-    assert ivo is not None and not ivo.holds
+    found = holding(pool[:1], wanted), holding(pool[1:], wanted)
+    assert found[0] is not None and found[1] is not None
+    return found[0], found[1]
 
 
 def test_what_the_question_says_the_last_side_is_is_no_property_of_both() -> None:
@@ -185,36 +191,26 @@ def test_what_the_question_says_of_one_side_is_no_property_of_both() -> None:
 
 def test_a_guitarist_is_a_musician_and_a_professor_a_teacher() -> None:
     """A passage names the narrow occupation; the question asks of the broad one."""
-    question = read_question("Are Ann Lee and Ivo Marsh both musicians?")
-    assert question.comparison is not None
-    pool = passages(
-        {
-            "Ann Lee": "Ann Lee is an American singer, songwriter and guitarist.",
-            "Ivo Marsh": "Ivo Marsh is an American actor and painter.",
-        }
+    ann, ivo = _ann_and_ivo(
+        "Are Ann Lee and Ivo Marsh both musicians?",
+        "Ann Lee is an American singer, songwriter and guitarist.",
+        "Ivo Marsh is an American actor and painter.",
     )
-    wanted = property_of(question, question.comparison.sides, pool)
-    ann, ivo = holding(pool[:1], wanted), holding(pool[1:], wanted)
-    assert ann is not None and ann.holds
-    assert ivo is not None and not ivo.holds
-    teachers = read_question("Are Ann Lee and Ivo Marsh both teachers?")
-    assert teachers.comparison is not None
-    (professor,) = passages({"Ann Lee": "Ann Lee is a professor of history at Leeds."})
-    found = holding([professor], property_of(teachers, teachers.comparison.sides, []))
-    assert found is not None and found.holds
+    assert ann.holds and not ivo.holds
+    ann, ivo = _ann_and_ivo(
+        "Are Ann Lee and Ivo Marsh both teachers?",
+        "Ann Lee is a professor of history at Leeds.",
+        "Ivo Marsh is a novelist.",
+    )
+    assert ann.holds and not ivo.holds
 
 
 def test_the_kind_a_question_picks_among_is_not_held_by_a_narrower_one() -> None:
     """ "Which filmmaker was known for animation?": both are directors, so a director is
     no filmmaker here; the one whose passage says "animation filmmaker" has it."""
-    question = read_question("Which filmmaker was known for animation, Ann Lee or Ivo Marsh?")
-    assert question.comparison is not None
-    pool = passages(
-        {
-            "Ann Lee": "Ann Lee is an American animation filmmaker.",
-            "Ivo Marsh": "Ivo Marsh is an American film director known for drama.",
-        }
+    ann, ivo = _ann_and_ivo(
+        "Which filmmaker was known for animation, Ann Lee or Ivo Marsh?",
+        "Ann Lee is an American animation filmmaker.",
+        "Ivo Marsh is an American film director known for drama.",
     )
-    wanted = property_of(question, question.comparison.sides, pool)
-    ann, ivo = holding(pool[:1], wanted), holding(pool[1:], wanted)
-    assert ann is not None and ivo is not None and ann.strength > ivo.strength
+    assert ann.strength > ivo.strength
