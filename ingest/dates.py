@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from dateutil import parser as date_parser
 
@@ -18,6 +18,11 @@ _DEFAULT_B = datetime(2002, 2, 2)
 class DateValue:
     iso: str  # "1875", "1875-11" or "1875-11-11"
     precision: str  # "year", "month" or "day"
+
+    @property
+    def first_day(self) -> date:
+        """The first day the date names: 1 January of a year alone."""
+        return date.fromisoformat((self.iso + "-01-01")[:10])
 
 
 def parse_date(text: str) -> DateValue | None:

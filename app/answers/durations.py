@@ -56,7 +56,7 @@ def _span_days(first: str, second: str) -> int | None:
 def _day(text: str) -> date | None:
     """The first day a date names, at whatever precision it gives."""
     found = parse_date(text)
-    return None if found is None else date.fromisoformat((found.iso + "-01-01")[:10])
+    return None if found is None else found.first_day
 
 
 def _stated_days(text: str) -> int | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 
 import numpy as np
@@ -520,18 +520,24 @@ class _Composition:
         """The days a side lived: between the earliest and latest dates of a sentence about
         it that holds both ends of a life ("(4 May 1920 – 2 June 1990)"), those in its first
         brackets when they hold two: "(30 August 1650 – 11 June 1724) … beatified in 1765"."""
-        for evidence in self._about_side(side):
+
+        def lived(evidence: Evidence) -> int | None:
             found = values(evidence, self.question, AnswerType.DATE)
-            days = days_between([v.text for v in within_brackets(evidence.text, found)])
-            if days is not None:
-                return evidence, Value(str(days), 0, 0)  # a count, not in the text
-        return None
+            return days_between([v.text for v in within_brackets(evidence.text, found)])
+
+        return self._days(side, lived)
 
     def _duration(self, side: str) -> tuple[Evidence, Value | None] | None:
         """The days a side lasted, from the first sentence about it that gives a span of
         dates or a length."""
+        return self._days(side, lambda evidence: lasted_days(evidence.text))
+
+    def _days(
+        self, side: str, read: Callable[[Evidence], int | None]
+    ) -> tuple[Evidence, Value | None] | None:
+        """The first sentence about a side that `read` finds a number of days in."""
         for evidence in self._about_side(side):
-            days = lasted_days(evidence.text)
+            days = read(evidence)
             if days is not None:
                 return evidence, Value(str(days), 0, 0)  # a count, not in the text
         return None

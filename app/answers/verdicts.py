@@ -6,7 +6,6 @@ of a date when a year is asked for, and a count without the word after it.
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from app.answers.countries import countries_in
 from app.answers.evidence import SCALES, Evidence, Value, count_of, in_first_brackets
@@ -49,7 +48,7 @@ def days_between(texts: list[str]) -> int | None:
     """The days between the earliest and the latest of the dates (a year alone counting
     from its first day), or None for fewer than two."""
     found = (parse_date(text) for text in texts)
-    days = sorted(date.fromisoformat((d.iso + "-01-01")[:10]) for d in found if d is not None)
+    days = sorted(d.first_day for d in found if d is not None)
     return (days[-1] - days[0]).days if len(days) >= 2 else None
 
 
