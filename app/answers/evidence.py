@@ -506,12 +506,13 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
         found = [Value(m.group(), m.start(), m.end()) for m in _FREQUENCY.finditer(text)]
         return sorted(found, key=lambda v: _FORMER.search(text, 0, v.start) is not None)
     asked = set(re.findall(r"\d+", question.text))
+    dated = _dated_points(evidence)
     found = [
         Value(m.group().strip(), m.start(), m.end())
         for m in _NUMBER.finditer(text)
         if not set(re.findall(r"\d+", m.group())) & asked
         and not _NO_AMOUNT.match(m.group())
-        and not _in_a_date(evidence, m.start())
+        and not any(start <= m.start() < end for start, end in dated)
     ]
     wanted = frozenset(question.terms)
     measures = _measures(question)
@@ -542,13 +543,10 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     return [v for v in ranked if near(v) > 0 or counting[v.start]]
 
 
-def _in_a_date(evidence: Evidence, at: int) -> bool:
-    """Whether the entity model read the number as part of a date that names a year ("opened
-    in 2000", "May 1983"): a point in time, no amount. "18 years" names none."""
-    return any(
-        n.label == "DATE" and n.start <= at < n.end and parse_date(n.text) is not None
-        for n in evidence.named
-    )
+def _dated_points(evidence: Evidence) -> list[tuple[int, int]]:
+    """Where the entity model read a date that names a year ("opened in 2000", "May
+    1983"): a number there is a point in time, no amount. "18 years" names none."""
+    return [(n.start, n.end) for n in evidence.named if n.label == "DATE" and _is_when(n)]
 
 
 def _members(evidence: Evidence) -> list[Value]:

@@ -63,7 +63,7 @@ class Property:
     exclusive: frozenset[str]
     # Those a narrower occupation holds ("a guitarist" is a musician); not the kind a
     # question picks among ("Which filmmaker was known for animation?"), which both are.
-    broad: frozenset[str] = frozenset()
+    broad: frozenset[str]
 
 
 def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]) -> Property:
