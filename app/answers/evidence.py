@@ -625,6 +625,15 @@ def _ends_of_a_span(named: Named) -> list[Named]:
 # 1943", "1848–1859".
 _ASKS_END = re.compile(r"\b(?:until|till|end(?:ed|s)?|finish(?:ed|es)?|conclud(?:ed|es))\b", re.I)
 _ENDS_A_SPAN = re.compile(r"(?:\b(?:until|till|through|to)|[–—-])\s*$", re.I)
+# "When was it formed?" and "Which began first?" ask for the date that opens a span: "active
+# from 1980 to 2009", "1848–1859".
+_ASKS_START = re.compile(
+    r"\b(?:form(?:ed|s|ation)?|found(?:ed|s|ing|ation)?|establish(?:ed|es|ment)?|begin|began"
+    r"|begun|beginnings?|start(?:ed|s)?|open(?:ed|s)?|creat(?:ed|es|ion)|launch(?:ed|es)?"
+    r"|debut(?:ed|s)?)\b",
+    re.I,
+)
+_OPENS_A_SPAN = re.compile(r"\s*(?:[–—-]|(?:to|until|till|through)\b)", re.I)
 _FULL_DATE = re.compile(
     r"\b\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{3,4}\b|\b[A-Z][a-z]+\.?\s+\d{1,2},\s*\d{3,4}\b"
 )
@@ -681,10 +690,12 @@ def _dates(evidence: Evidence, question: Question) -> list[Value]:
             return _by_life_event(found, question)
         terms = frozenset(question.terms)
         ending = _ASKS_END.search(question.text) is not None
+        starting = not ending and _ASKS_START.search(question.text) is not None
         return sorted(
             found,
             key=lambda v: (
                 ending and not _ENDS_A_SPAN.search(evidence.text, 0, v.start),
+                starting and not _OPENS_A_SPAN.match(evidence.text, v.end),
                 -nearness(evidence, v, terms),
             ),
         )

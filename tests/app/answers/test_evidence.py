@@ -181,6 +181,28 @@ def test_until_when_asks_for_the_date_that_ends_a_span(question: str, first: str
 @pytest.mark.parametrize(
     ("question", "first"),
     [
+        ("When was the band formed?", "1980"),
+        ("Which band was founded first, the Elms or the Oaks?", "1980"),
+        ("When did the band begin?", "1980"),
+        ("When was the band active again?", "2013"),
+    ],
+)
+def test_a_question_of_a_beginning_asks_for_the_date_that_opens_a_span(
+    question: str, first: str
+) -> None:
+    """ "Active from 1980 to 2009" says when the band began; a later year nearer the
+    question's words ("2013, the band") does not."""
+    text = "The Elms were active from 1980 to 2009, and as of 2013 the band is active again."
+    (sentence,) = passages({"Elms": text})
+    dates = [Named(y, "DATE", text.index(y), text.index(y) + 4) for y in ("1980", "2009", "2013")]
+    sentence.entities_read(dates)
+    found = values(sentence, read_question(question), AnswerType.DATE)
+    assert found[0].text == first
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
         ("The party lost a war that ended when?", "October 1922"),
         ("When did the war finish?", "October 1922"),
         ("When did Tom Vale die?", "October 1922"),
