@@ -489,7 +489,22 @@ class _Composition:
             self.draft_.short_answer = labels.label(self.context.language, "yes" if same else "no")
         elif len(present) == 2:
             self.draft_.short_answer = winner(comparison, found)
+        elif len(present) == 1 and self._counted_by_one(comparison, found):
+            self.draft_.short_answer = comparison.sides[0 if found[0] else 1]
+            self.draft_.settled = False
         return [(link[0], None) for link in links if link and link[0]] + present
+
+    def _counted_by_one(
+        self, comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]
+    ) -> bool:
+        """Whether, asked which side has more of a thing counted, one side's passage counts
+        it and the other side's own passage names no such count."""
+        if comparison.prefer is not Prefer.MORE or self.question.unit is None:
+            return False
+        if comparison.relation or comparison.lifespan or comparison.duration:
+            return False
+        index = 1 if found[0] else 0
+        return bool(self.pages.own(_named_form(self.ranked, comparison.sides[index])))
 
     def _same(self, present: list[tuple[Evidence, Value | None]], kind: AnswerType) -> bool:
         """Whether the two sides' values agree, each read beside its sentence's others."""

@@ -12,7 +12,7 @@ import pytest
 from app.answers.composer import ComposeContext
 from app.answers.extractive import ExtractiveComposer
 from app.answers.question import read_question
-from app.answers.results import Source
+from app.answers.results import Draft, Source
 from app.models.embedders import Embedders
 from app.models.minilm import MODEL_ID
 from app.search.linking import EntityLinker
@@ -53,12 +53,21 @@ def short_answer(
 ) -> str | None:
     """The short answer; with `stored`, each passage's entities as ingest would have kept
     them (a function of the passage's text)."""
+    return drafted(composer, query, pages, stored).short_answer
+
+
+def drafted(
+    composer: ExtractiveComposer,
+    query: str,
+    pages: dict[str, str] = PAGES,
+    stored: Callable[[str], list[Named]] | None = None,
+) -> Draft:
     sources = [
         Source(f"SRC:{i + 1:04d}", _hit(t, text)) for i, (t, text) in enumerate(pages.items())
     ]
     named = {s.hit.chunk_id: stored(s.hit.text) for s in sources} if stored else {}
     context = ComposeContext(read_question(query), sources, "en", MODEL_ID, named=named)
-    return asyncio.run(composer.draft(context)).short_answer
+    return asyncio.run(composer.draft(context))
 
 
 def _hit(title: str, text: str) -> SearchHit:
@@ -361,3 +370,38 @@ def test_which_lasted_longer_compares_the_spans_each_side_lasted(
     """Each side's span of dates, though the later year of another sentence ("founded in
     1100", "recalled in 1990") would make the other side the earlier or the longer."""
     assert short_answer(composer, query) == expected
+
+
+_CHAINS = {
+    "Pine Pizza": "Pine Pizza is a pizza chain based in Dayton, Ohio, with about 14 locations"
+    " in Ohio and Indiana.",
+    "Oak Pizza": "Oak Pizza is a pizza restaurant in Akron, Ohio, opened in 1990 by two brothers.",
+}
+
+
+def test_a_side_whose_own_passage_counts_nothing_has_fewer_unsettled(
+    composer: ExtractiveComposer,
+) -> None:
+    """Asked which has more, the side whose passage counts 14 locations wins over one whose
+    own passage names none; the passages do not settle it, and the gap says so."""
+    draft = drafted(composer, "Which chain has more locations, Oak Pizza or Pine Pizza?", _CHAINS)
+    assert draft.short_answer == "Pine Pizza"
+    assert not draft.settled and any("Oak Pizza" in gap for gap in draft.gaps)
+
+
+@pytest.mark.parametrize(
+    ("query", "pages"),
+    [
+        ("Which chain has fewer locations, Oak Pizza or Pine Pizza?", _CHAINS),
+        (
+            "Which chain has more locations, Fir Pizza or Pine Pizza?",
+            {"Pine Pizza": _CHAINS["Pine Pizza"]},
+        ),
+    ],
+)
+def test_a_count_no_passage_gives_is_no_fewer_when_fewer_is_asked_or_no_passage_is_its_own(
+    composer: ExtractiveComposer, query: str, pages: dict[str, str]
+) -> None:
+    """Fewer than none is nothing to read, and a side no passage is about may have any
+    number."""
+    assert short_answer(composer, query, pages) is None
