@@ -477,7 +477,10 @@ def names_the_head(named: Named | Value, question: Question) -> bool:
 
 def beside_the_head(evidence: Evidence, named: Named | Value, question: Question) -> bool:
     """ "musician George Harrison" answers "which musician" before any other name does."""
-    return question.head is not None and set_beside(evidence.text, named.start, question.head)
+    if question.head is None:
+        return False
+    place = question.answer_type is AnswerType.PLACE
+    return set_beside(evidence.text, named.start, question.head, place)
 
 
 def shares_a_term(text: str, other: str) -> bool:

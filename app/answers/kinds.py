@@ -40,11 +40,22 @@ def named_kinds(text: str, noun: str, asked: str) -> list[tuple[str, int, int]]:
     return found
 
 
-def set_beside(text: str, start: int, noun: str) -> bool:
+# A place set after its kind and "of": "the county of Hertfordshire", "the city of Bath".
+# Only kinds English names so; "the capital of France" and "the director of Titanic" name
+# something else.
+_OF_PLACE = re.compile(r"\b(?P<noun>[\w'’-]+)\s+of\s+$")
+_NAMED_WITH_OF = frozenset(
+    "borough city county district island municipality neighborhood neighbourhood province"
+    " region state suburb territory town village".split()
+)
+
+
+def set_beside(text: str, start: int, noun: str, place: bool = False) -> bool:
     """Whether the name at `start` stands right after the noun, as English names a thing
     by its kind: the sentence says of that name what the question asks for."""
-    match = _BESIDE.search(text, 0, start)
-    return match is not None and _is_noun(match.group("noun"), noun)
+    patterns = (_BESIDE, _OF_PLACE) if place and noun in _NAMED_WITH_OF else (_BESIDE,)
+    found = (pattern.search(text, 0, start) for pattern in patterns)
+    return any(match and _is_noun(match.group("noun"), noun) for match in found)
 
 
 def _is_noun(word: str, noun: str) -> bool:

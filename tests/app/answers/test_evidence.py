@@ -79,6 +79,27 @@ def test_a_place_that_names_the_head_noun_stands_without_its_qualifiers(
 
 @pytest.mark.parametrize(
     ("question", "expected"),
+    [
+        ("What county is the Elm School in?", "Elmshire"),
+        ("What district is the Elm School in?", "North Elmshire"),
+    ],
+)
+def test_a_place_set_after_its_kind_and_of_is_named_as_that_kind(
+    question: str, expected: str
+) -> None:
+    """ "the county of Elmshire" names a county; "the District of North Elmshire" a
+    district, though "Elmshire" is in its name."""
+    text = "Elmby is a town in the District of North Elmshire and county of Elmshire."
+    (sentence,) = passages({"Elmby": text})
+    at = (text.index("North Elmshire"), text.rindex("Elmshire"))
+    names = [("North Elmshire", at[0]), ("Elmshire", at[1])]
+    sentence.entities_read([Named(n, "GPE", a, a + len(n)) for n, a in names])
+    found = values(sentence, read_question(question), AnswerType.PLACE)
+    assert found[0].text == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
     [("In what city is the Oak Mall?", "Reston"), ("Where is the Oak Mall?", "Reston, Virginia")],
 )
 def test_a_place_asked_for_by_its_kind_stands_without_the_places_around_it(

@@ -79,6 +79,24 @@ def test_a_name_set_right_after_its_kind_is_named_as_that_kind(
     assert set_beside(text, text.index(name), noun) is beside
 
 
+@pytest.mark.parametrize(
+    ("text", "noun", "beside"),
+    [
+        ("It lies in the county of Elmshire.", "county", True),
+        ("He was born in the city of Bath.", "city", True),
+        # a kind English does not name so, or a person's, says what the name is not
+        ("Paris is the capital of France.", "capital", False),
+        ("She was the director of Elmshire.", "director", False),
+    ],
+)
+def test_a_place_set_after_its_kind_and_of_is_named_as_that_kind(
+    text: str, noun: str, beside: bool
+) -> None:
+    name = text.rstrip(".").split()[-1]
+    assert set_beside(text, text.index(name), noun, place=True) is beside
+    assert not set_beside(text, text.index(name), noun)
+
+
 def test_a_name_beside_the_noun_asked_answers_before_the_names_around_it() -> None:
     """Per Aasen stands nearer the question's words; Tom Hale is named as a musician."""
     question = read_question("Which musician recorded the album Blue Sky with Ann Lee?")
