@@ -56,6 +56,24 @@ _TITLES = dict.fromkeys(
     "queen princess duchess archduchess empress lady dame countess baroness mrs ms wife".split(),
     "she",
 )
+# The words before a name that make it the other end of a kinship: asked for a parent,
+# "the father of X" or "his son X" name a child; asked for a child, the reverse.
+_TO_PARENT = (
+    r"(?:(?:grand)?(?:father|mother|parent)\s+of"
+    r"|(?:his|her|their)\s+(?:grand)?(?:sons?|daughters?|child(?:ren)?))"
+)
+_TO_CHILD = (
+    r"(?:(?:grand)?(?:son|daughter|child)\s+of"
+    r"|(?:his|her|their)\s+(?:grand)?(?:father|mother|parents?))"
+)
+_INVERSE = {
+    role: re.compile(rf"\b{words}\s*,?\s+(?:[A-Z][\w.]*\s+){{0,2}}$")
+    for roles, words in (
+        (("father", "mother"), _TO_PARENT),
+        (("child", "son", "daughter"), _TO_CHILD),
+    )
+    for role in roles
+}
 _WORD_BEFORE = re.compile(r"(\w+)[,.]?\s+$")
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
 _APOSTROPHES = re.compile(r"[’`]")
@@ -193,7 +211,11 @@ def _mentions(original: str, text: str, at: int, name: str) -> list[Value]:
 def _fits(person: Value, role: str, pages: Pages, evidence: Evidence) -> bool:
     """Not a man for a mother, nor a woman for a father: by their own passage's pronouns,
     or, without a passage, by the word the sentence names them after ("King Stanisław",
-    "his wife, Milena")."""
+    "his wife, Milena"). Nor the other end of the kinship asked: "the father of King X"
+    names the page's child, "his father, X" a son's father."""
+    inverse = _INVERSE.get(role)
+    if inverse is not None and inverse.search(evidence.text, 0, person.start):
+        return False
     wanted = _GENDER.get(role)
     found = pages.pronoun(person.text) or _titled(evidence.text, person.start)
     return wanted is None or found is None or found == wanted

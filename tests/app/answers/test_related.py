@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+import pytest
+
 from app.answers.evidence import Evidence, gather
 from app.answers.question import read_question
 from app.answers.related import Pages, asked_of, related_person, through_roles
@@ -86,6 +88,30 @@ def test_without_a_passage_a_title_tells_a_man_from_a_woman() -> None:
         pool, "mother", read_question("Who is the mother of Ida Lund?"), Pages.of(pool)
     )
     assert mother is not None and mother.person.text == "Eva Holm"
+
+
+_KIN = "Ivo Lund was the son of Per Lund. He was the father of King Tor Lund."
+_CHILD_ONLY = "Ivo Lund was a king of Elmland. He was the father of King Tor Lund."
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "expected"),
+    [
+        (_KIN, "father", "Per Lund"),
+        (_KIN, "son", "Tor Lund"),
+        (_CHILD_ONLY, "father", None),
+        (_CHILD_ONLY, "son", "Tor Lund"),
+    ],
+)
+def test_a_name_at_the_other_end_of_the_kinship_asked_is_not_the_one_asked(
+    text: str, role: str, expected: str | None
+) -> None:
+    """ "He was the father of King Tor Lund" names Ivo's son, not his father; "the son of
+    Per Lund" names his father. Both stand near the words of a father and of a son."""
+    pool = passages({"Ivo Lund": text}, ("Ivo Lund", "Per Lund", "Tor Lund"))
+    question = read_question(f"Who is the {role} of Ivo Lund?")
+    found = related_person(pool, role, question, Pages.of(pool))
+    assert (found.person.text if found else None) == expected
 
 
 def test_a_chain_breaks_where_a_person_has_no_passage() -> None:
