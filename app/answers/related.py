@@ -56,23 +56,31 @@ _TITLES = dict.fromkeys(
     "queen princess duchess archduchess empress lady dame countess baroness mrs ms wife".split(),
     "she",
 )
-# The words before a name that make it the other end of a kinship: asked for a parent,
-# "the father of X" or "his son X" name a child; asked for a child, the reverse.
-_TO_PARENT = (
-    r"(?:(?:grand)?(?:father|mother|parent)\s+of"
-    r"|(?:his|her|their)\s+(?:grand)?(?:sons?|daughters?|child(?:ren)?))"
+# Kinship stated just before a name or a list of names: "the niece of X and Y". A role's
+# person is named after the words for the other end of it ("the son of X" names a father);
+# after any other kin word ("the father of X", "the niece of X") the name is someone else.
+# Not "his wife X": "his" may be another's than the page's subject.
+_KIN_OF = re.compile(r"\b(?P<kin>[a-z-]+)\s+of\s+(?:[A-Z][\w.'’-]*(?:\s+|,\s+|\s+and\s+))*$")
+_KIN_WORDS = frozenset(
+    "father mother parent parents son sons daughter daughters child children husband wife"
+    " spouse widow widower consort brother brothers sister sisters sibling siblings"
+    " grandfather grandmother grandparent grandson granddaughter grandchild niece nephew"
+    " cousin uncle aunt stepfather stepmother stepson stepdaughter father-in-law"
+    " mother-in-law son-in-law daughter-in-law brother-in-law sister-in-law".split()
 )
-_TO_CHILD = (
-    r"(?:(?:grand)?(?:son|daughter|child)\s+of"
-    r"|(?:his|her|their)\s+(?:grand)?(?:father|mother|parents?))"
-)
-_INVERSE = {
-    role: re.compile(rf"\b{words}\s*,?\s+(?:[A-Z][\w.]*\s+){{0,2}}$")
-    for roles, words in (
-        (("father", "mother"), _TO_PARENT),
-        (("child", "son", "daughter"), _TO_CHILD),
-    )
-    for role in roles
+_PARENT_OF, _CHILD_OF = "son daughter child", "father mother parent"
+_SPOUSE_OF, _SIBLING_OF = "wife husband spouse widow widower consort", "brother sister sibling"
+_NAMED_AFTER = {  # a role: the kin words before "of" that name a person in that role
+    "father": _PARENT_OF,
+    "mother": _PARENT_OF,
+    "child": _CHILD_OF,
+    "son": _CHILD_OF,
+    "daughter": _CHILD_OF,
+    "husband": _SPOUSE_OF,
+    "wife": _SPOUSE_OF,
+    "spouse": _SPOUSE_OF,
+    "brother": _SIBLING_OF,
+    "sister": _SIBLING_OF,
 }
 _WORD_BEFORE = re.compile(r"(\w+)[,.]?\s+$")
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
@@ -211,14 +219,22 @@ def _mentions(original: str, text: str, at: int, name: str) -> list[Value]:
 def _fits(person: Value, role: str, pages: Pages, evidence: Evidence) -> bool:
     """Not a man for a mother, nor a woman for a father: by their own passage's pronouns,
     or, without a passage, by the word the sentence names them after ("King Stanisław",
-    "his wife, Milena"). Nor the other end of the kinship asked: "the father of King X"
-    names the page's child, "his father, X" a son's father."""
-    inverse = _INVERSE.get(role)
-    if inverse is not None and inverse.search(evidence.text, 0, person.start):
+    "his wife, Milena"). Nor one named as another kin than the role: "the father of King
+    X" names the page's child."""
+    if _another_kin(evidence.text, person.start, role):
         return False
     wanted = _GENDER.get(role)
     found = pages.pronoun(person.text) or _titled(evidence.text, person.start)
     return wanted is None or found is None or found == wanted
+
+
+def _another_kin(text: str, start: int, role: str) -> bool:
+    """Whether the words just before the name state a kinship other than the role."""
+    found = _KIN_OF.search(text, 0, start)
+    if found is None or role not in _NAMED_AFTER:
+        return False
+    kin = found.group("kin")
+    return kin in _KIN_WORDS and kin not in _NAMED_AFTER[role].split()
 
 
 def _titled(text: str, start: int) -> str | None:
