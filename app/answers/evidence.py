@@ -44,7 +44,8 @@ NUMBER_WORDS = {
         " fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-NUMBER_WORDS |= {"once": 1, "twice": 2, "thrice": 3}  # how many times: "he twice won"
+_TIMES = {"once": 1, "twice": 2, "thrice": 3}  # how many times: "he twice won"
+NUMBER_WORDS |= _TIMES
 _DIGITS = r"\d+(?:[.,]\d+)*"
 _COUNT = _DIGITS + r"|\b(?i:" + "|".join(NUMBER_WORDS) + r")\b"
 _NUMBER = re.compile(
@@ -529,7 +530,9 @@ def _numbers(evidence: Evidence, question: Question) -> list[Value]:
     def counts_the_unit(value: Value) -> bool:
         """The unit read with the number ("25日", "two studio") or the words after it."""
         own = _COUNTED.sub("", value.text, count=1)
-        after = " ".join(text[value.end :].split()[: UNIT_WORDS - len(own.split())])
+        # "twice won the Academy Award": a count of times counts its verb's object
+        reach = UNIT_WORDS + (2 if value.text.split()[0].casefold() in _TIMES else 0)
+        after = " ".join(text[value.end :].split()[: reach - len(own.split())])
         own_units = analyze(own)
         if measures.intersection(own_units):
             return True

@@ -355,6 +355,15 @@ def test_twice_is_a_count_and_one_of_many_is_none() -> None:
     assert [(v.text, count_of(v.text)) for v in found] == [("twice won", 2.0)]
 
 
+def test_a_count_of_times_counts_the_object_of_its_verb() -> None:
+    """ "twice won the Academy Award" counts awards, four words on."""
+    question = read_question("Who won more academy awards, Ann Lee or Ivo Marsh?")
+    text = "Ann Lee had a long career, and she twice won the Academy Award for Best Director."
+    (sentence,) = passages({"Ann Lee": text})
+    found = values(sentence, question, AnswerType.NUMBER)
+    assert [(v.text, count_of(v.text)) for v in found] == [("twice won", 2.0)]
+
+
 def test_a_side_s_name_is_no_date_of_it() -> None:
     question = read_question("Which incident came first, INC-2041 or INC-2077?")
     text = "INC-2041 was opened on 3 March 2024."
