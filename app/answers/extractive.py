@@ -503,8 +503,8 @@ class _Composition:
             return False
         if comparison.relation or comparison.lifespan or comparison.duration:
             return False
-        index = 1 if found[0] else 0
-        return bool(self.pages.own(_named_form(self.ranked, comparison.sides[index])))
+        uncounted = comparison.sides[1 if found[0] else 0]
+        return bool(self.pages.own(_named_form(self.ranked, uncounted)))
 
     def _same(self, present: list[tuple[Evidence, Value | None]], kind: AnswerType) -> bool:
         """Whether the two sides' values agree, each read beside its sentence's others."""

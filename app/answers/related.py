@@ -68,8 +68,10 @@ _KIN_WORDS = frozenset(
     " cousin uncle aunt stepfather stepmother stepson stepdaughter father-in-law"
     " mother-in-law son-in-law daughter-in-law brother-in-law sister-in-law".split()
 )
-_PARENT_OF, _CHILD_OF = "son daughter child", "father mother parent"
-_SPOUSE_OF, _SIBLING_OF = "wife husband spouse widow widower consort", "brother sister sibling"
+_PARENT_OF = frozenset({"son", "daughter", "child"})
+_CHILD_OF = frozenset({"father", "mother", "parent"})
+_SPOUSE_OF = frozenset("wife husband spouse widow widower consort".split())
+_SIBLING_OF = frozenset({"brother", "sister", "sibling"})
 _NAMED_AFTER = {  # a role: the kin words before "of" that name a person in that role
     "father": _PARENT_OF,
     "mother": _PARENT_OF,
@@ -234,7 +236,7 @@ def _another_kin(text: str, start: int, role: str) -> bool:
     if found is None or role not in _NAMED_AFTER:
         return False
     kin = found.group("kin")
-    return kin in _KIN_WORDS and kin not in _NAMED_AFTER[role].split()
+    return kin in _KIN_WORDS and kin not in _NAMED_AFTER[role]
 
 
 def _titled(text: str, start: int) -> str | None:
