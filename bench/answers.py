@@ -42,6 +42,7 @@ from app.tenancy.principal import Principal
 from bench._timing import p50_p95
 from bench.ingestion import load
 from bench.quality import ensure_corpus, questions
+from ingest.titles import without_qualifier
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
 from store.tenants import Tenant
@@ -92,7 +93,6 @@ def f1(prediction: str, gold: str) -> float:
 
 # The name a passage opens with: up to its first bracket, comma or verb of being.
 _OPENING_NAME = re.compile(r"^(.+?)(?:\s*[(,;]|\s+(?:is|was|are|were)\b)")
-_QUALIFIER = re.compile(r"\s*\([^)]*\)$")  # "Tosca (1956 film)"
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Corpus:
         openings = {}
         for title, text in passages.items():
             found = _OPENING_NAME.match(text)
-            key = normalise(_QUALIFIER.sub("", title))
+            key = normalise(without_qualifier(title))
             if found and key not in openings:
                 openings[key] = found.group(1)
         return cls(passages, openings)

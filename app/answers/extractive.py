@@ -498,13 +498,12 @@ class _Composition:
         self, comparison: Comparison, found: list[tuple[Evidence, Value | None] | None]
     ) -> bool:
         """Whether, asked which side has more of a thing counted, one side's passage counts
-        it and the other side's own passage names no such count."""
+        it and the other side's own passage (the side without a value) names no such count."""
         if comparison.prefer is not Prefer.MORE or self.question.unit is None:
             return False
         if comparison.relation or comparison.lifespan or comparison.duration:
             return False
-        uncounted = comparison.sides[1 if found[0] else 0]
-        return bool(self.pages.own(_named_form(self.ranked, uncounted)))
+        return bool(self._own(comparison.sides[1 if found[0] else 0]))
 
     def _same(self, present: list[tuple[Evidence, Value | None]], kind: AnswerType) -> bool:
         """Whether the two sides' values agree, each read beside its sentence's others."""
@@ -595,7 +594,7 @@ class _Composition:
         when the side has one, since another page's sentence that names it may say the
         property of something else it names ("produced by Tom Reed and written by …");
         else of any passage that names it."""
-        own = holding(self.pages.own(_named_form(self.ranked, side)), wanted)
+        own = holding(self._own(side), wanted)
         return own or holding(self._about_side(side), wanted)
 
     def _shared(self, comparison: Comparison) -> list[tuple[Evidence, Value | None]]:
@@ -636,6 +635,10 @@ class _Composition:
     def _later_sentences(self, opening: Evidence) -> list[Evidence]:
         """The retrieved sentences of the opening's passage after it."""
         return [e for e in self.ranked if e.source is opening.source and e is not opening]
+
+    def _own(self, side: str) -> list[Evidence]:
+        """The sentences of the side's own passage, by the name the passages give it."""
+        return self.pages.own(_named_form(self.ranked, side))
 
     def _about_side(self, side: str) -> list[Evidence]:
         return _about(self.ranked, side)
