@@ -34,6 +34,9 @@ _ASKS_MIDDLE = re.compile(r"\bmiddle\s+names?\b", re.I)
 _NAME_BEFORE = re.compile(r"(?<!\S)[A-Z][\w.'-]*\s+$")  # a capitalised word before a name
 _NAME_AFTER = re.compile(r"\s+[A-Z][\w'-]*(?!\S)")
 _QUOTED_WORD = re.compile(r"[\"“(]")  # a nickname set in quotes: no part of the name proper
+# A bracket opened and never closed: "Oranjekoorts (Orange fever".
+_OPEN_BRACKET = re.compile(r"\s*[(\[][^)\]]*$")
+_STRAIGHT_QUOTE = '"'
 _MAGNITUDE = re.compile(r"\s(?:" + "|".join([*SCALES, "percent"]) + r")$", re.I)
 
 
@@ -63,12 +66,24 @@ def as_asked(value: str, question: Question) -> str:
     read after it ("44 victories", "8,515 at"), which the question names or which is no
     unit at all, but with its magnitude ("250 million") or the unit of a measure the
     question does not name ("8 km" for "how long"); a name without the possessive it was
-    read with ("Nelson Rockefeller's")."""
+    read with ("Nelson Rockefeller's"), and without a bracket or a quote mark the entity
+    model's span cut from its pair."""
     if question.answer_type is AnswerType.NUMBER:
         return _count(value, question)
-    value = _POSSESSIVE.sub("", value)
+    value = _balanced(_POSSESSIVE.sub("", value))
     found = parse_date(value) if _ASKS_YEAR.search(question.text) else None
     return found.iso.split("-")[0] if found is not None else value
+
+
+def _balanced(value: str) -> str:
+    """A name without the half of a pair of marks the model's span cut off: an opened
+    bracket and what follows it ("Oranjekoorts (Orange fever"), and a lone quote mark
+    (a title's opening mark, "Checo" of "Sergio "Checo" Pérez"). Paired marks stay, as in
+    a nickname set in its name."""
+    value = _OPEN_BRACKET.sub("", value) or value
+    if value.count(_STRAIGHT_QUOTE) % 2:
+        value = " ".join(value.replace(_STRAIGHT_QUOTE, "").split())
+    return value
 
 
 def middle_name(text: str, value: Value, question: Question) -> str | None:

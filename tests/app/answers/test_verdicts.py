@@ -57,6 +57,22 @@ def test_a_name_is_given_without_its_possessive() -> None:
 
 
 @pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("Oranjekoorts (Orange fever", "Oranjekoorts"),
+        ('"The Magical Legend of the Leprechauns', "The Magical Legend of the Leprechauns"),
+        ('Checo" Pérez', "Checo Pérez"),
+        ('Kimberly "Kimmy" Schmidt', 'Kimberly "Kimmy" Schmidt'),
+        ("Reynolds v. Sims (1964)", "Reynolds v. Sims (1964)"),
+    ],
+)
+def test_a_name_is_given_without_a_mark_cut_from_its_pair(value: str, expected: str) -> None:
+    """The entity model's span may cut a bracket or a quotation in two; the short answer
+    does not show the half it kept."""
+    assert as_asked(value, read_question("Which role did she play?")) == expected
+
+
+@pytest.mark.parametrize(
     ("a", "b", "same"),
     [
         ("Hamar, Norway", "Norwegian", True),  # a place's last part is its country
