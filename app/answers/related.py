@@ -180,9 +180,24 @@ def asked_of(person: str, question: Question, pages: Pages) -> tuple[Evidence, V
     relation = frozenset(question.terms) - frozenset(
         analyze(f"{pages.named_in(question.text) or ''} {' '.join(question.roles)}")
     )
-    found = [(e, values(e, question, question.answer_type)) for e in pages.own(person)]
+    found = [(e, _not_the_person(e, person, question)) for e in pages.own(person)]
     near = ((e, v) for e, vs in found for v in vs if _tells(e, v, relation))
     return next(near, None) or next(((e, vs[0]) for e, vs in found if vs), None)
+
+
+def _not_the_person(evidence: Evidence, person: str, question: Question) -> list[Value]:
+    """The sentence's values of the type asked but the person's own name, which the entity
+    model may label a place ("Oswiu's forces killed Penda"): asked where Oswiu is buried,
+    his name is no answer. A place within a name stays: "Arborea" of "Eleanor of Arborea"."""
+    found = values(evidence, question, question.answer_type)
+    if question.answer_type is AnswerType.PERSON:
+        return found
+    own = _name_words(person)
+    return [v for v in found if not own <= _name_words(v.text)]
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(analyze(name))
 
 
 def _tells(evidence: Evidence, value: Value, relation: frozenset[str]) -> bool:

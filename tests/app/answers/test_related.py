@@ -154,6 +154,23 @@ def test_without_the_event_told_the_best_sentence_with_a_value_answers() -> None
     assert found is not None and found[1].text == "Holland"
 
 
+def test_the_person_s_own_name_labelled_a_place_is_no_place_of_theirs() -> None:
+    """The entity model may label a name a place where the sentence tells of the person
+    ("Oswiu's forces"); asked where he died, his name is no answer, but a place within a
+    name ("Arborea" of "Eleanor of Arborea") still is one."""
+    pool = passages(
+        {"Oswiu": "In 655 Oswiu defeated Penda. Oswiu died in Whitby in 670."},
+        places=("Oswiu", "Whitby"),
+    )
+    question = read_question("Where was the place of death of Osthryth's father?")
+    found = asked_of("Oswiu", question, Pages.of(pool))
+    assert found is not None and found[1].text == "Whitby"
+    pool = passages({"Eleanor of Arborea": "Eleanor of Arborea died in 1404."}, (), ("Arborea",))
+    question = read_question("Where was the place of death of Marianus's mother?")
+    found = asked_of("Eleanor of Arborea", question, Pages.of(pool))
+    assert found is not None and found[1].text == "Arborea"
+
+
 def test_a_person_named_again_by_the_last_name_is_the_one_with_the_passage() -> None:
     """ "written by Ivo Marsh and Ann Lee … directed by Marsh": the director is the Ivo
     Marsh of the passage, though "directed" stands far from his full name."""
