@@ -26,7 +26,17 @@ def _names() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
         for name in (info.get("name"), info.get("demonym"), *(info.get("altSpellings") or [])):
             if isinstance(name, str) and len(name) >= 2:
                 names.setdefault(name.replace(".", ""), set()).add(key)
+    for name, key in _ENGLISH_NAMES.items():
+        names.setdefault(name, set()).add(key)
+    for continent in _CONTINENTS:
+        names.setdefault(continent, set())  # matched whole, before the country it holds
     return _lookup(names)
+
+
+# What English calls a country and countryinfo leaves out: "based in America", as
+# "American" is its demonym there.
+_ENGLISH_NAMES = {"America": "united states"}
+_CONTINENTS = ("North America", "South America", "Central America", "Latin America")
 
 
 # Asked of every sentence about a side, for the same few names again and again.

@@ -18,3 +18,8 @@ def test_a_province_is_named_with_its_country() -> None:
 
 def test_a_country_is_no_province() -> None:
     assert provinces_in("a city in China") == {}
+
+
+def test_america_names_the_united_states_as_english_uses_it() -> None:
+    assert countries_in("a university located in America") == frozenset({"united states"})
+    assert countries_in("South America") == frozenset()

@@ -145,6 +145,21 @@ def test_a_country_asked_is_held_by_one_of_its_provinces() -> None:
     assert wanted.origins == frozenset({"China"}) and found is not None and found.holds
 
 
+def test_america_asked_is_held_by_a_province_of_the_united_states() -> None:
+    """ "Located in America?": "in Pittsburgh, Pennsylvania" is, as English uses the name."""
+    asked = read_question("Are both Elm University and Oak College located in America?")
+    assert asked.comparison is not None
+    text = "Elm University is a private university in Pittsburgh, Pennsylvania."
+    (sentence,) = passages({"Elm University": text})
+    places = ("Pittsburgh", "Pennsylvania")
+    sentence.entities_read([Named(p, "GPE", text.index(p), text.index(p) + len(p)) for p in places])
+    oak = passages({"Oak College": "Oak College is an American college."})
+    oak[0].entities_read([Named("American", "NORP", 18, 26)])
+    wanted = property_of(asked, asked.comparison.sides, [sentence, *oak])
+    found = holding([sentence], wanted)
+    assert wanted.origins == frozenset({"America"}) and found is not None and found.holds
+
+
 def test_an_actress_is_an_actor_and_also_asks_nothing() -> None:
     """ "Who was also an actor?" asks for one property, which "actress" holds."""
     ann, ivo = _ann_and_ivo(
