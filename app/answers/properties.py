@@ -33,10 +33,11 @@ class Holding:
     share: float  # of the property's terms the sentence holds
     settled: bool = False  # it names another people than the one asked: the side lacks it
     across: float = 0.0  # of the property's terms the side's sentences hold between them
+    headless: bool = False  # none of the side's sentences holds the property's head noun
 
     @property
     def holds(self) -> bool:
-        return self.share >= HOLDS_SHARE
+        return self.share >= HOLDS_SHARE and not self.headless
 
     @property
     def strength(self) -> tuple[float, float]:
@@ -64,6 +65,11 @@ class Property:
     # Those a narrower occupation holds ("a guitarist" is a musician); not the kind a
     # question picks among ("Which filmmaker was known for animation?"), which both are.
     broad: frozenset[str]
+    # The property's last term, the noun its other terms modify ("ferns" of "species of
+    # ferns", "magazines" of "sports magazines"): without it a side has none of it. Not a
+    # year ("formed before 2010"), nor where a people or a place is the property ("of
+    # Armenian descent").
+    head: str | None = None
 
 
 def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]) -> Property:
@@ -72,7 +78,8 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     counts where it describes."""
     every = sorted({*sides, *_sides_as_written(question, sides)}, key=len, reverse=True)
     named = {t for side in every for t in analyze(side)} | _described(question.text, sides[1])
-    terms = frozenset(t for t in question.terms if t not in named)
+    ordered = [t for t in question.terms if t not in named]
+    terms = frozenset(ordered)
     asked = question.text
     for side in every:
         asked = re.sub(re.escape(side), " ", asked, flags=re.I)
@@ -81,7 +88,8 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     origins = [o for o in known if _asks(asked, o)] + _places_of_peoples(asked, known, peoples)
     exclusive = [o.text for o in origins if o.people or _one_of(o.text, peoples)]
     broad = terms - frozenset(analyze(question.head or ""))
-    return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive), broad)
+    head = ordered[-1] if len(ordered) >= 2 and ordered[-1].isalpha() and not origins else None
+    return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive), broad, head)
 
 
 def _sides_as_written(question: Question, sides: tuple[str, str]) -> tuple[str, ...]:
@@ -143,7 +151,10 @@ def holding(about_side: list[Evidence], wanted: Property) -> Holding | None:
     if _another_people(best, wanted.exclusive):
         return Holding(best, 0.0, settled=True)
     share, together = len(held[index]), frozenset().union(*held)
-    return Holding(best, share / len(wanted.terms), across=len(together) / len(wanted.terms))
+    headless = wanted.head is not None and wanted.head not in together
+    return Holding(
+        best, share / len(wanted.terms), across=len(together) / len(wanted.terms), headless=headless
+    )
 
 
 def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:

@@ -112,6 +112,38 @@ def test_of_two_sides_whose_best_sentences_tie_the_one_whose_others_add_the_rest
     assert a.share == b.share and b.strength > a.strength
 
 
+def test_a_side_none_of_whose_sentences_holds_the_property_s_noun_has_none_of_it() -> None:
+    """ "Both species of ferns?": a genus of flowering plants with "species" of its own is
+    no fern, though it holds half the words; a genus whose next sentence names its
+    plants is a flowering plant, though its best sentence names only a flower."""
+    asked = read_question("Are Elmia and Oakia both species of ferns?")
+    assert asked.comparison is not None
+    elm = passages({"Elmia": "Elmia is a genus of ferns."})
+    oak = passages({"Oakia": "There are species of Oakia that are no pests."})
+    wanted = property_of(asked, asked.comparison.sides, elm + oak)
+    a, b = holding(elm, wanted), holding(oak, wanted)
+    assert a is not None and b is not None
+    assert a.holds and b.share == 0.5 and not b.holds
+    assert wanted.head == "fern"
+    asked = read_question("Are Elmia and Oakia both flowering plants?")
+    assert asked.comparison is not None
+    oak = passages({"Oakia": "Its name means delicate flower. The plants have large bulbs."})
+    found = holding(oak, property_of(asked, asked.comparison.sides, oak))
+    assert found is not None and found.holds
+
+
+def test_a_year_or_a_people_asked_is_no_noun_a_side_must_hold() -> None:
+    for query in (
+        "Were Elm Band and Oak Band both formed before 2010?",
+        "Are Ann Lee and Tom Hale both of Armenian descent?",
+    ):
+        asked = read_question(query)
+        assert asked.comparison is not None
+        pool = passages({"Ann Lee": "Ann Lee is an Armenian-American singer."})
+        pool[0].entities_read([Named("Armenian", "NORP", 15, 23)])
+        assert property_of(asked, asked.comparison.sides, pool).head is None
+
+
 def test_a_province_asked_is_held_by_that_province_not_by_its_country() -> None:
     """ "Based in Massachusetts?": a company in North Carolina, in the same country, is not."""
     asked = read_question("Are both Elm Energy and Oak Group based in Massachusetts?")
