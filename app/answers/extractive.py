@@ -124,7 +124,7 @@ class ExtractiveComposer:
         ranked = sorted(pool, key=lambda e: -e.score)
         comparison = context.question.comparison is not None
         if not comparison and not _passes_floor(pool, dense, context.question):
-            return Draft(abstain_reason="NO_CONTEXT")
+            return _Composition(context, ranked).described_only()
         draft = _Composition(context, ranked).draft()
         return draft if draft.claims else Draft(abstain_reason="NO_CONTEXT", gaps=draft.gaps)
 
@@ -324,6 +324,19 @@ class _Composition:
         self.draft_.other_side = [_quote(e) for e in self._other_side(chain)]
         if self.draft_.other_side:
             self.draft_.settled = False
+        return self.draft_
+
+    def described_only(self) -> Draft:
+        """Below the quality floor, only the thing the best sentence's page defines as the
+        kind asked, which the question described in words of its own ("the 1999 film
+        directed by … that was a world-wide success but …"), and as not settled."""
+        best = self.ranked[0]
+        chain = self._described(best) or self._subject_answer([(best, None)])
+        if chain[-1][1] is None:
+            return Draft(abstain_reason="NO_CONTEXT")
+        self.draft_.support = [_quote(e) for e, _ in chain]
+        self.draft_.claims = self._claims(chain)
+        self.draft_.settled = False  # the passages hold too little of the question to settle it
         return self.draft_
 
     def _direct(self) -> list[tuple[Evidence, Value | None]]:

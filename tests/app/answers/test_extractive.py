@@ -405,3 +405,23 @@ def test_a_count_no_passage_gives_is_no_fewer_when_fewer_is_asked_or_no_passage_
     """Fewer than none is nothing to read, and a side no passage is about may have any
     number."""
     assert short_answer(composer, query, pages) is None
+
+
+def test_below_the_floor_a_film_the_question_describes_answers_unsettled(
+    composer: ExtractiveComposer,
+) -> None:
+    """A long question holds more words than any passage: the quality floor fails, but the
+    page of the best sentence opens by calling its subject the kind asked, so the question
+    described that film. Nothing else is answered below the floor."""
+    pages = {
+        "The Grey Door": "The Grey Door is a 1999 mystery thriller film directed by Ivo"
+        " Marsh. Though critically unsuccessful in Norway, it earned more abroad.",
+    }
+    query = (
+        "What is the name of the 1999 film directed by Ivo Marsh and starring his wife Ann"
+        " Lee that was a worldwide hit but critically unsuccessful in Norway?"
+    )
+    found = drafted(composer, query, pages)
+    assert found.short_answer == "The Grey Door" and not found.settled
+    unasked = drafted(composer, "Who scored in the cup final of 1931 for Vell?", pages)
+    assert unasked.abstain_reason == "NO_CONTEXT"
