@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from app.answers import members
 from app.answers.events import family, units_of, with_families
-from app.answers.kinds import named_kinds, set_beside
-from app.answers.question import LABELS, AnswerType, Prefer, Question
+from app.answers.kinds import named_kinds, set_before, set_beside
+from app.answers.question import CAPITALISED, LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
 from ingest.analyzer import analyze
 from ingest.dates import parse_date
@@ -108,6 +108,9 @@ _DATE = re.compile(
 _HEADING = re.compile(r"^#")
 _TERRITORY = re.compile(r"(?:,\s+[A-Z][\w'-]+\s+|\s+)of\s+[A-Z][\w'-]+(?:[\s-][A-Z][\w'-]+)*")
 _WORD = re.compile(r"\w+")
+# Capitalised words in a row, from a letter: "17th-busiest" is no name.
+_PEOPLES_LABELS = frozenset({"NORP", "LANGUAGE"})
+_CAPITALISED_RUN = re.compile(rf"(?<![\w'’])(?=[^\W\d_]){CAPITALISED}(?:\s+{CAPITALISED})*")
 
 
 @dataclass(frozen=True)
@@ -252,6 +255,7 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     # Read from the text, not the entity model: quoted titles, kinds ("water sprite").
     read = _quoted_titles(evidence, question, wanted)
     read += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
+    read += _before_the_head(evidence, question, asked)
     whole = _wholes(read + [_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
         return _by_life_event(whole, question)
@@ -265,6 +269,23 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
             -nearness(evidence, v, terms),
         ),
     )
+
+
+def _before_the_head(evidence: Evidence, question: Question, asked: str) -> list[Value]:
+    """The capitalised names set right before the kind asked, which the entity model may
+    label nothing: "the Downtown section" for "what section"; not a people's name, which
+    says where the thing is from ("a Norwegian film")."""
+    head, text = question.head, evidence.text
+    if head is None:
+        return []
+    peoples = [(n.start, n.end) for n in evidence.named if n.label in _PEOPLES_LABELS]
+    runs = (m for m in _CAPITALISED_RUN.finditer(text) if m.start() > 0)
+    found = (Value(m.group(), m.start(), m.end()) for m in runs if set_before(text, m.end(), head))
+    return [v for v in found if v.text.casefold() not in asked and not _within(v, peoples)]
+
+
+def _within(value: Value, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= value.start and value.end <= end for start, end in spans)
 
 
 def unpossessed(name: str) -> str:
@@ -481,7 +502,8 @@ def beside_the_head(evidence: Evidence, named: Named | Value, question: Question
     if question.head is None:
         return False
     place = question.answer_type is AnswerType.PLACE
-    return set_beside(evidence.text, named.start, question.head, place)
+    text, head = evidence.text, question.head
+    return set_beside(text, named.start, head, place) or set_before(text, named.end, head)
 
 
 def shares_a_term(text: str, other: str) -> bool:

@@ -58,6 +58,18 @@ def set_beside(text: str, start: int, noun: str, place: bool = False) -> bool:
     return any(match and _is_noun(match.group("noun"), noun) for match in found)
 
 
+# A name set right before its kind, in lower case: "the Downtown section", "the U.S.
+# military".
+_BEFORE = re.compile(r"\s+(?P<noun>[a-z][\w'’-]*)\b")
+
+
+def set_before(text: str, end: int, noun: str) -> bool:
+    """Whether the name ending at `end` stands right before the noun, naming a thing of
+    that kind: "in the Downtown section of the city" names a section."""
+    match = _BEFORE.match(text, end)
+    return match is not None and _is_noun(match.group("noun"), noun)
+
+
 def _is_noun(word: str, noun: str) -> bool:
     folded = word.casefold()
     return folded in (noun, noun + "s", noun + "es")

@@ -127,3 +127,25 @@ def test_a_name_drops_the_quote_mark_the_entity_model_took_with_it() -> None:
     start = text.index('"Blue')
     sentence.entities_read([Named('"Blue Harbour', "WORK_OF_ART", start, start + 13)])
     assert [v.text for v in values(sentence, question, question.answer_type)] == ["Blue Harbour"]
+
+
+def test_a_name_set_before_the_noun_asked_answers_even_unlabelled() -> None:
+    """ "the Downtown section" names a section, though the entity model labels nothing
+    there; "the U.S. military" a military, before a maker named nearer the question's
+    words. A number is no name ("the 17th-busiest airport"), nor a people's ("a Norwegian
+    film")."""
+    question = read_question("Oak Hall has offices in what section of Elmby?")
+    text = "Oak Hall is a complex in the Downtown section of the city of Elmby."
+    (sentence,) = passages({"Oak Hall": text})
+    assert [v.text for v in values(sentence, question, question.answer_type)] == ["Downtown"]
+    question = read_question("The M3 rifle was used by what military?")
+    text = "The M3 rifle made by Browning was used by the U.S. military."
+    (sentence,) = passages({"M3 rifle": text}, people=("Browning",), places=("U.S.",))
+    assert values(sentence, question, question.answer_type)[0].text == "U.S."
+    question = read_question("What airport is the busiest in Elmshire?")
+    (sentence,) = passages({"Oak Field": "Oak Field is the 17th-busiest airport in Elmshire."})
+    assert "17th-busiest" not in [v.text for v in values(sentence, question, AnswerType.PLACE)]
+    question = read_question("Which film was shot in Elmby?")
+    (sentence,) = passages({"Blue Door": "Blue Door is a Norwegian film shot in Elmby."})
+    sentence.entities_read([Named("Norwegian", "NORP", 15, 24)])
+    assert "Norwegian" not in [v.text for v in values(sentence, question, AnswerType.WORK)]
