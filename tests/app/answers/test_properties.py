@@ -3,6 +3,8 @@ places it names, which a side's sentence may name in another form or contradict.
 
 from __future__ import annotations
 
+import pytest
+
 from app.answers.evidence import Evidence
 from app.answers.properties import Holding, holding, property_of
 from app.answers.question import read_question
@@ -162,34 +164,39 @@ def test_a_province_asked_is_held_by_that_province_not_by_its_country() -> None:
     assert elm is not None and oak is not None and oak.holds and elm.share < oak.share
 
 
-def test_a_country_asked_is_held_by_one_of_its_provinces() -> None:
-    """ "Located in China?": "a District of Qingdao, Shandong" names no country but is."""
-    asked = read_question("Are Elm District and Oak City both located in China?")
+@pytest.mark.parametrize(
+    ("query", "text", "places", "other", "origin"),
+    [
+        # "Located in China?": "a District of Qingdao, Shandong" names no country but is.
+        (
+            "Are Elm District and Oak City both located in China?",
+            "Elm District is a District of Qingdao, Shandong.",
+            ("Qingdao", "Shandong"),
+            ("Oak City is a city in China.", Named("China", "GPE", 20, 25)),
+            "China",
+        ),
+        # "Located in America?": "Pittsburgh, Pennsylvania" is, as English uses the name.
+        (
+            "Are both Elm District and Oak City located in America?",
+            "Elm District is a private university in Pittsburgh, Pennsylvania.",
+            ("Pittsburgh", "Pennsylvania"),
+            ("Oak City is an American city.", Named("American", "NORP", 15, 23)),
+            "America",
+        ),
+    ],
+)
+def test_a_country_asked_is_held_by_one_of_its_provinces(
+    query: str, text: str, places: tuple[str, ...], other: tuple[str, Named], origin: str
+) -> None:
+    asked = read_question(query)
     assert asked.comparison is not None
-    text = "Elm is a District of Qingdao, Shandong."
     (sentence,) = passages({"Elm District": text})
-    places = ("Qingdao", "Shandong")
     sentence.entities_read([Named(p, "GPE", text.index(p), text.index(p) + len(p)) for p in places])
-    china = passages({"Oak City": "Oak City is a city in China."})
-    china[0].entities_read([Named("China", "GPE", 20, 25)])
-    wanted = property_of(asked, asked.comparison.sides, [sentence, *china])
-    found = holding([sentence], wanted)
-    assert wanted.origins == frozenset({"China"}) and found is not None and found.holds
-
-
-def test_america_asked_is_held_by_a_province_of_the_united_states() -> None:
-    """ "Located in America?": "in Pittsburgh, Pennsylvania" is, as English uses the name."""
-    asked = read_question("Are both Elm University and Oak College located in America?")
-    assert asked.comparison is not None
-    text = "Elm University is a private university in Pittsburgh, Pennsylvania."
-    (sentence,) = passages({"Elm University": text})
-    places = ("Pittsburgh", "Pennsylvania")
-    sentence.entities_read([Named(p, "GPE", text.index(p), text.index(p) + len(p)) for p in places])
-    oak = passages({"Oak College": "Oak College is an American college."})
-    oak[0].entities_read([Named("American", "NORP", 18, 26)])
+    oak = passages({"Oak City": other[0]})
+    oak[0].entities_read([other[1]])
     wanted = property_of(asked, asked.comparison.sides, [sentence, *oak])
     found = holding([sentence], wanted)
-    assert wanted.origins == frozenset({"America"}) and found is not None and found.holds
+    assert wanted.origins == frozenset({origin}) and found is not None and found.holds
 
 
 def test_an_actress_is_an_actor_and_also_asks_nothing() -> None:
