@@ -129,7 +129,7 @@ _COMPOUND_KIN = re.compile(
     re.I,
 )
 _ROLE = re.compile(r"\b(?:the|whose|their|its|both)\s+(?P<words>[a-z]+(?:\s+[a-z]+)?)")
-_NAME_OF = r"(?:the\s+)?(?:(?:name|title)\s+of\s+(?:the\s+|an?\s+)?)?"
+_NAME_OF = r"(?:the\s+)?(?:(?:name|title)\s+(?:of|for)\s+(?:the\s+|an?\s+)?)?"
 _WH_PHRASE = re.compile(
     rf"\b(?:what|which)(?:['’]s\s+{_NAME_OF}|\s+(?:(?:is|was|are|were)\s+{_NAME_OF}"
     r"|of\s+(?:the\s+)?)?)"

@@ -518,6 +518,7 @@ def test_more_occupations_counts_what_each_side_is_defined_by(text: str, occupat
     ("text", "relative", "expected"),
     [
         ("What's the name of the film starring Ann Lee?", (), (AnswerType.WORK, "film")),
+        ("What is the name for the adventure in Elm Trolls?", (), (AnswerType.ENTITY, "adventure")),
         ("Which of the teams that Ann Lee led was sold?", (), (AnswerType.ORGANISATION, "team")),
         ("Which of these talented men was jailed?", (), (AnswerType.PERSON, "man")),
         # the parse took the only question word for a relative clause's
@@ -531,8 +532,9 @@ def test_more_occupations_counts_what_each_side_is_defined_by(text: str, occupat
 def test_a_question_asks_by_the_word_it_has(
     text: str, relative: tuple[int, ...], expected: tuple[AnswerType, str | None]
 ) -> None:
-    """ "What's" and "which of" open a phrase; a question with no other question word asks
-    by one the parse took for a relative clause's, else by a "what" inside it."""
+    """ "What's", "the name of" (or "for") and "which of" open a phrase; a question with
+    no other question word asks by one the parse took for a relative clause's, else by a
+    "what" inside it."""
     question = read_question(text, frozenset(relative))
     assert (question.answer_type, question.head) == expected
 
