@@ -108,8 +108,8 @@ _DATE = re.compile(
 _HEADING = re.compile(r"^#")
 _TERRITORY = re.compile(r"(?:,\s+[A-Z][\w'-]+\s+|\s+)of\s+[A-Z][\w'-]+(?:[\s-][A-Z][\w'-]+)*")
 _WORD = re.compile(r"\w+")
+_PEOPLES_LABELS = frozenset({"NORP", "LANGUAGE"})  # "a Norwegian film": where it is from
 # Capitalised words in a row, from a letter: "17th-busiest" is no name.
-_PEOPLES_LABELS = frozenset({"NORP", "LANGUAGE"})
 _CAPITALISED_RUN = re.compile(rf"(?<![\w'’])(?=[^\W\d_]){CAPITALISED}(?:\s+{CAPITALISED})*")
 
 

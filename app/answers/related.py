@@ -192,12 +192,8 @@ def _not_the_person(evidence: Evidence, person: str, question: Question) -> list
     found = values(evidence, question, question.answer_type)
     if question.answer_type is AnswerType.PERSON:
         return found
-    own = _name_words(person)
-    return [v for v in found if not own <= _name_words(v.text)]
-
-
-def _name_words(name: str) -> frozenset[str]:
-    return frozenset(analyze(name))
+    own = set(analyze(person))
+    return [v for v in found if not own <= set(analyze(v.text))]
 
 
 def _tells(evidence: Evidence, value: Value, relation: frozenset[str]) -> bool:
