@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from app.answers import members
 from app.answers.events import family, units_of, with_families
 from app.answers.kinds import named_kinds, set_before, set_beside
-from app.answers.question import CAPITALISED, LABELS, AnswerType, Prefer, Question
+from app.answers.question import CAPITALISED_RUN, LABELS, AnswerType, Prefer, Question
 from app.answers.results import QuoteSpan, Source
 from ingest.analyzer import analyze
 from ingest.dates import parse_date
@@ -109,8 +109,6 @@ _HEADING = re.compile(r"^#")
 _TERRITORY = re.compile(r"(?:,\s+[A-Z][\w'-]+\s+|\s+)of\s+[A-Z][\w'-]+(?:[\s-][A-Z][\w'-]+)*")
 _WORD = re.compile(r"\w+")
 _PEOPLES_LABELS = frozenset({"NORP", "LANGUAGE"})  # "a Norwegian film": where it is from
-# Capitalised words in a row, from a letter: "17th-busiest" is no name.
-_CAPITALISED_RUN = re.compile(rf"(?<![\w'’])(?=[^\W\d_]){CAPITALISED}(?:\s+{CAPITALISED})*")
 
 
 @dataclass(frozen=True)
@@ -279,7 +277,8 @@ def _before_the_head(evidence: Evidence, question: Question, asked: str) -> list
     if head is None:
         return []
     peoples = [(n.start, n.end) for n in evidence.named if n.label in _PEOPLES_LABELS]
-    runs = (m for m in _CAPITALISED_RUN.finditer(text) if m.start() > 0)
+    # from a letter, not a sentence's first word: "17th-busiest" is no name
+    runs = (m for m in CAPITALISED_RUN.finditer(text) if m.start() > 0 and m.group()[0].isalpha())
     found = (Value(m.group(), m.start(), m.end()) for m in runs if set_before(text, m.end(), head))
     return [v for v in found if v.text.casefold() not in asked and not _within(v, peoples)]
 

@@ -17,14 +17,13 @@ from dataclasses import dataclass
 from app.answers.countries import countries_in, provinces_in
 from app.answers.evidence import Evidence, name_pattern, related_terms
 from app.answers.occupations import broader_held
-from app.answers.question import CAPITALISED, AnswerType, Question
+from app.answers.question import CAPITALISED_RUN, AnswerType, Question
 from app.answers.verdicts import same_kind
 from ingest.analyzer import analyze
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
 _ATTRIBUTIVE = re.compile(r" (?!language\b)[a-z]")  # a noun follows, in lower case
 _NAMED_THING = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+$")  # "the band " before a name
-_NAMES = re.compile(rf"(?<!\w)(?:{CAPITALISED} )*{CAPITALISED}")  # a run of capitalised words
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,7 @@ def _places_of_peoples(asked: str, known: set[Origin], peoples: list[str]) -> li
     """The places the question names that no sentence names but a people of the pool is
     of: "from England" when the passages say "an English band" and never "England"."""
     texts = {o.text for o in known}
-    found = [m.group() for m in _NAMES.finditer(asked)]
+    found = [m.group() for m in CAPITALISED_RUN.finditer(asked)]
     fresh = [n for n in found if not any(t in n for t in texts)]
     return [Origin(n, people=False) for n in fresh if _one_of(n, peoples)]
 

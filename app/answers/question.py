@@ -303,6 +303,7 @@ _PAIR = re.compile(
 _SHARED = re.compile(r"\b(?:both|in common|share[sd]?)\b", re.I)
 _ONE_OF = re.compile(r"\bwhich (?:one|of)\b", re.I)  # "which of these …": a choice
 CAPITALISED = r"[A-Z0-9\u00c0-\u00de][\w'.&!-]*"
+CAPITALISED_RUN = re.compile(rf"(?<!\w)(?:{CAPITALISED} )*{CAPITALISED}")  # capitalised words
 _NAME = rf"\"[^\"]+\"|{CAPITALISED}(?:\s+(?:(?:of|the|de|in|on)\s+)*{CAPITALISED})*"
 _NAMED_PAIR = re.compile(  # a year in brackets after a name is no part of it
     rf"(?P<a>{_NAME})(?:\s+\([^)]*\))?,?\s+and\s+(?:the\s+)?(?P<b>{_NAME})"
