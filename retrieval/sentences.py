@@ -24,12 +24,13 @@ _ABBREVIATION = re.compile(
     r"(?:^|[\s(\"'])(?:[A-Z]|St|Dr|Mr|Mrs|Ms|Prof|Gen|Col|Lt|Capt|Rev|Mt|Ft|vs|Jr|Sr)\.$"
 )
 # Abbreviations before a number or a date: born, died, circa, flourished, reigned, page,
-# number, volume ("b. 1901", "d. 1993", "c. 1850", "fl. 1920s", "d. March 28, 2003").
+# number, volume, opus ("b. 1901", "d. 1993", "c. 1850", "fl. 1920s", "d. March 28, 2003",
+# "ranked World No. 7", "Vol. 2", "Op. 27"), in the case English writes each in.
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November"
     r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b"
 )
-_BEFORE_A_NUMBER = re.compile(r"(?:^|[\s(\"'])(?:b|d|c|ca|fl|r|p|pp|no|vol)\.$")
+_BEFORE_A_NUMBER = re.compile(r"(?:^|[\s(\"'])(?:b|d|c|ca|fl|r|p|pp|no|vol|No|Nos|Vol|Op)\.$")
 _A_NUMBER = re.compile(rf"\d|{_MONTH}")
 _LOWER = re.compile(r"[a-z]")
 

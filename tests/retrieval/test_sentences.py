@@ -76,6 +76,16 @@ def test_lower_case_abbreviations_do_not_end_a_sentence() -> None:
     ]
 
 
+def test_number_volume_and_opus_before_a_number_do_not_end_a_sentence() -> None:
+    text = "Her best ranking was World No. 7 in 2013. Vol. 2 and Op. 27 came later. No. It did not."
+    assert [s.text for s in sentences(text)] == [
+        "Her best ranking was World No. 7 in 2013.",
+        "Vol. 2 and Op. 27 came later.",
+        "No.",
+        "It did not.",
+    ]
+
+
 def test_a_period_before_a_lower_case_word_ends_no_sentence() -> None:
     """An abbreviation's period: "the U.S. state of", "e.g. a song"."""
     text = "Vale is a county in the U.S. state of Ohio, e.g. a quiet one. Its seat is Ross."
