@@ -2,11 +2,12 @@
 
 Boundaries: sentence punctuation (Latin, Hebrew and CJK) followed by a space or the end,
 except the period of an initial, a title, or an abbreviation before a number ("d. 1993",
-"c. 1850"), any mark before a lower-case word ("the U.S. state of"), and a title's own "!"
-or "?" before a bracket ("Arise! (German: …) is a film"); a blank line; a line that starts
-a list item or a heading; and a short line that ends without punctuation (a heading or a
-`Field: value` line) unless the next line starts in lower case or with a digit. A long line
-that ends without punctuation is a wrapped sentence.
+"c. 1850"), any mark before a lower-case word ("the U.S. state of") or a comma ("Outrage! ,
+the official …"), and a title's own "!" or "?" before a bracket ("Arise! (German: …) is a
+film"); a blank line; a line that starts a list item or a heading; and a short line that
+ends without punctuation (a heading or a `Field: value` line) unless the next line starts
+in lower case or with a digit. A long line that ends without punctuation is a wrapped
+sentence.
 """
 
 from __future__ import annotations
@@ -91,8 +92,8 @@ def _continues(text: str, start: int, period: int, after: int) -> bool:
     """Whether the punctuation at `period` is inside a sentence rather than its end."""
     if _ABBREVIATION.search(text, max(start, period - 6), period):
         return True
-    if _LOWER.match(text, after):
-        return True  # "located in the U.S. state of …", "e.g. a song": no sentence starts so
+    if _LOWER.match(text, after) or text.startswith((",", ";", ":"), after):
+        return True  # "in the U.S. state of …", "Outrage! , a board game": no sentence starts so
     if text[period - 1] in "!?" and text.startswith("(", after):
         return True  # a title's own mark: "Tabitha, Arise! (German: Tabea, stehe auf!) is …"
     if _BEFORE_A_NUMBER.search(text[max(start, period - 5) : period]) is None:

@@ -95,6 +95,14 @@ def test_a_period_before_a_lower_case_word_ends_no_sentence() -> None:
     ]
 
 
+def test_a_mark_before_a_comma_ends_no_sentence() -> None:
+    text = 'Outrage! , "the official board game", was created in 1992. Players move.'
+    assert [s.text for s in sentences(text)] == [
+        'Outrage! , "the official board game", was created in 1992.',
+        "Players move.",
+    ]
+
+
 def test_a_title_s_own_mark_before_a_bracket_ends_no_sentence() -> None:
     """ "Arise! (German: …) is a film": the title's exclamation mark; a period before a
     bracket still ends one."""
