@@ -216,9 +216,14 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
 # "Who has written more than 300 papers, A or B?" sets a threshold, which one side holds.
 _THRESHOLD = r"(?!\s+than\s+\d)"
 _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
-    # "before retiring to bed" is when a thing is done, not which came first.
+    # "before retiring to bed" is when a thing is done, not which came first; nor is "the
+    # first Russian composer to make a lasting impression", a distinction one side holds.
     (
-        re.compile(r"\b(first|earlier|earliest|before(?!\s+\w+ing\b)|older|oldest|sooner)\b", re.I),
+        re.compile(
+            r"\b(first(?!\s+(?:[\w-]+\s+){1,3}to\s)|earlier|earliest|before(?!\s+\w+ing\b)"
+            r"|older|oldest|sooner)\b",
+            re.I,
+        ),
         Prefer.EARLIER,
     ),
     (

@@ -580,6 +580,22 @@ def test_before_a_doing_is_when_not_which_came_first() -> None:
 @pytest.mark.parametrize(
     ("query", "prefer"),
     [
+        ("Who was the first Welsh poet to win the prize, Ann Lee or Bo Marsh?", Prefer.HOLDS),
+        ("Who was the first to fly, Ann Lee or Bo Marsh?", Prefer.EARLIER),
+        ("Who was born first, Ann Lee or Bo Marsh?", Prefer.EARLIER),
+    ],
+)
+def test_the_first_of_a_kind_to_do_a_thing_is_a_distinction_not_an_order(
+    query: str, prefer: Prefer
+) -> None:
+    """ "The first Welsh poet to win the prize" is said of one side; "born first" orders."""
+    comparison = read_question(query).comparison
+    assert comparison is not None and comparison.prefer is prefer
+
+
+@pytest.mark.parametrize(
+    ("query", "prefer"),
+    [
         ("Who has written more than 300 papers, Ann Lee or Bo Marsh?", Prefer.HOLDS),
         ("Which genus has fewer than 10 species, Aster Vale or Brome Hill?", Prefer.HOLDS),
         ("Who has written more papers, Ann Lee or Bo Marsh?", Prefer.MORE),
