@@ -35,6 +35,7 @@ _ENDS = frozenset(
 )
 _ITEM = re.compile(r",|;|\band\b|\bor\b|\(|\)")
 _WORD = re.compile(r"[\w'-]+|[^\w\s]")
+_EDITION = re.compile(r"^(?:the\s+)?(?P<year>\d{4}(?:[–-]\d{2,4})?)\s+(?=[A-Z])")
 
 T = TypeVar("T")
 
@@ -97,11 +98,24 @@ def common_value(
     the two lists; the shorter form when one holds the other ("Istanbul" of "Istanbul,
     Turkey")."""
     found = [[(e, v) for e in side for v in values(e, question, wanted)] for side in sides]
-    pair = _first_pair(found[0], found[1], lambda x, y: same_name(x[1].text, y[1].text))
+    pair = _first_pair(found[0], found[1], lambda x, y: same_name(*_series(x[1].text, y[1].text)))
     if pair is None:
         return None
     (a, x), (b, y) = pair
-    return Common(min(x.text, y.text, key=len), (a, b))
+    return Common(min(_series(x.text, y.text), key=len), (a, b))
+
+
+def _series(x: str, y: str) -> tuple[str, str]:
+    """Two names without their editions' years when those differ: "the 2011 French Open"
+    and "1974 French Open" are finals of one tournament, the "French Open"."""
+    if _edition(x) == _edition(y):
+        return x, y
+    return _EDITION.sub("", x), _EDITION.sub("", y)
+
+
+def _edition(name: str) -> str | None:
+    found = _EDITION.match(name)
+    return found.group("year") if found else None
 
 
 def _first_pair(

@@ -4,6 +4,7 @@ reads the sides of a comparison against what the passages name."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from uuid import uuid4
 
@@ -334,6 +335,31 @@ def test_a_class_one_side_s_later_sentence_gives_is_shared_in_the_other_s_words(
     }
     query = "What profession does Ann Lee and Bo Marsh have in common?"
     assert short_answer(composer, query, pages) == "writer"
+
+
+@pytest.mark.parametrize(
+    ("years", "expected"),
+    [(("2010", "1974"), "French Open"), (("2010", "2010"), "2010 French Open")],
+)
+def test_two_editions_of_one_event_share_the_event_without_their_years(
+    composer: ExtractiveComposer, years: tuple[str, str], expected: str
+) -> None:
+    """Finalists of the 2010 and of the 1974 French Open were finalists of one tournament."""
+    pages = {
+        "Ann Lee": f"Ann Lee (born 1980) is an Italian tennis player. She won the {years[0]}"
+        " French Open singles title.",
+        "Bo Marsh": "Bo Marsh (born 1949) is a retired tennis player. She was the runner up"
+        f" in singles at the {years[1]} French Open.",
+    }
+    query = "Which Grand Slam singles tournament have Ann Lee and Bo Marsh both been finalists in?"
+
+    def events(text: str) -> list[Named]:
+        return [
+            Named(m[0], "EVENT", m.start(), m.end())
+            for m in re.finditer(r"\d{4} French Open", text)
+        ]
+
+    assert short_answer(composer, query, pages, events) == expected
 
 
 def test_a_side_s_own_page_says_what_it_is_over_another_page_that_names_it(
