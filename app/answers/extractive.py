@@ -189,6 +189,7 @@ def _widened(question: Question, pool: list[Evidence]) -> Question:
         return question
     texts = list({id(e.source): _about_text(e) for e in pool}.values())  # once a passage
     sides = tuple(_wider_side(question.text, side, texts) for side in comparison.sides)
+    sides = _split_at_another_and(question.text, (sides[0], sides[1]), texts)
     if sides == comparison.sides:
         return question
     return replace(question, comparison=replace(comparison, sides=(sides[0], sides[1])))
@@ -210,6 +211,25 @@ def _wider_side(text: str, side: str, passages: list[str]) -> str:
     words = after.group("rest").split() if after else []
     longer = (f"{side}, {' '.join(words[:size])}" for size in range(len(words), 0, -1))
     return next((wider for wider in longer if named(wider)), side)
+
+
+def _split_at_another_and(
+    text: str, sides: tuple[str, str], passages: list[str]
+) -> tuple[str, str]:
+    """Two sides joined by "and" split at another of their "and"s, when the passages name
+    each side so split and not each side as parsed: "The Bears and I and Oceans" names
+    "The Bears and I" and "Oceans"."""
+    whole = f"{sides[0]} and {sides[1]}"
+    if whole not in text:
+        return sides
+
+    def named(side: str) -> bool:
+        return any(side.casefold() in passage for passage in passages)
+
+    if named(sides[0]) and named(sides[1]):
+        return sides
+    splits = ((whole[: m.start()], whole[m.end() :]) for m in re.finditer(" and ", whole))
+    return next((s for s in splits if named(s[0]) and named(s[1])), sides)
 
 
 def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:

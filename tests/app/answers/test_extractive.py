@@ -99,6 +99,23 @@ def test_a_side_is_widened_over_a_comma_when_a_passage_names_the_wider_name(
     assert short_answer(composer, query) == expected
 
 
+def test_sides_joined_by_and_split_where_the_passages_name_each(
+    composer: ExtractiveComposer,
+) -> None:
+    """ "The Owls and I and Seas" parses as "The Owls" and "I and Seas"; the passages name
+    "The Owls and I" and "Seas"."""
+    pages = {
+        "The Owls and I": "The Owls and I is an American drama film released on July 31,"
+        " 1974, by Buena Vista Distribution.",
+        "Seas (film)": "Seas is a French documentary film released in 2009 by Pathé.",
+    }
+    query = (
+        "In between The Owls and I and Seas which was released on July 31, 1974, by Buena"
+        " Vista Distribution?"
+    )
+    assert short_answer(composer, query, pages) == "The Owls and I"
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
