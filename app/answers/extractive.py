@@ -635,10 +635,7 @@ class _Composition:
         both sides' passages hold, otherwise the class both openings define them as."""
         a, b = (self._about_side(side) for side in comparison.sides)
         typed = comparison.value in LABELS and comparison.value is not AnswerType.ENTITY
-        if typed:
-            found = common_value((a, b), self.question, comparison.value)
-        else:
-            found = self._common_class(a, b)
+        found = self._common_value(a, b, comparison.value) if typed else self._common_class(a, b)
         if found is None:
             self._gap(labels.gap(self.context.language, self.question.answer_type))
             return []
@@ -646,6 +643,16 @@ class _Composition:
         first, second = found.evidence
         chain: list[tuple[Evidence, Value | None]] = [(first, None)]
         return chain if second is first else [*chain, (second, None)]
+
+    def _common_value(
+        self, a: list[Evidence], b: list[Evidence], kind: AnswerType
+    ) -> Common | None:
+        """A value of the kind both sides' passages hold; for a place, else the people both
+        are of, which names its country: "Armenian", asked their country of ancestry."""
+        found = common_value((a, b), self.question, kind)
+        if found is None and kind is AnswerType.PLACE:
+            return common_value((a, b), self.question, AnswerType.NATIONALITY)
+        return found
 
     def _common_class(self, a: list[Evidence], b: list[Evidence]) -> Common | None:
         """The class both sides' opening sentences define them as; else the class one

@@ -379,6 +379,22 @@ def test_two_editions_of_one_event_share_the_event_without_their_years(
     assert short_answer(composer, query, pages, events) == expected
 
 
+def test_a_country_two_sides_share_is_named_by_their_people(
+    composer: ExtractiveComposer,
+) -> None:
+    """Asked the country of their ancestry, both passages give it only as a people."""
+    pages = {
+        "Ann Lee": "Ann Lee (born 1925) is an Armenian-American radio host.",
+        "Bo Marsh": "Bo Marsh (born 1978) is an Armenian-American photographer.",
+    }
+    query = "What is the shared country of ancestry between Ann Lee and Bo Marsh?"
+
+    def peoples(text: str) -> list[Named]:
+        return [Named(m[0], "NORP", m.start(), m.end()) for m in re.finditer("Armenian", text)]
+
+    assert short_answer(composer, query, pages, peoples) == "Armenian"
+
+
 def test_a_side_s_own_page_says_what_it_is_over_another_page_that_names_it(
     composer: ExtractiveComposer,
 ) -> None:
