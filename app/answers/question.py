@@ -199,7 +199,12 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
         re.compile(r"\b(which|what) (company|organi[sz]ation|team|firm)\b", re.I),
         AnswerType.ORGANISATION,
     ),
-    (re.compile(r"\bnationality\b|\bwhich country\b.*\bfrom\b", re.I), AnswerType.NATIONALITY),
+    (
+        re.compile(
+            r"\bnationality\b|\b(?:what|which) citizen(?:ship)?\b|\bwhich country\b.*\bfrom\b", re.I
+        ),
+        AnswerType.NATIONALITY,
+    ),
     (
         re.compile(r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will)\b", re.I),
         AnswerType.YES_NO,

@@ -24,6 +24,8 @@ from app.answers.question import AnswerType, Prefer, read_question
         ("What documentary series did the studio release?", AnswerType.WORK),
         ("Which war ended the treaty?", AnswerType.EVENT),
         ("What nationality is the director of the film?", AnswerType.NATIONALITY),
+        ("What citizen was the author of the novel?", AnswerType.NATIONALITY),
+        ("Which citizenship does the painter hold?", AnswerType.NATIONALITY),
         ("Where did her father study?", AnswerType.ORGANISATION),
         ("Where does the director of the film work at?", AnswerType.ORGANISATION),
         ("Where is the company that she worked for based?", AnswerType.PLACE),
