@@ -336,7 +336,7 @@ class _Composition:
 
     def draft(self) -> Draft:
         comparison = self.question.comparison
-        chain = self._compare(comparison) if comparison else self._direct()
+        chain = self._compare(comparison) if comparison else self._kind_elsewhere(self._direct())
         used = [e for e, _ in chain]
         self.draft_.support = [_quote(e) for e in used]
         self.draft_.claims = self._claims(chain)
@@ -381,6 +381,34 @@ class _Composition:
         if self.question.typed and chain[-1][1] is None:
             self._gap(labels.gap(self.context.language, wanted))
         return chain
+
+    def _kind_elsewhere(
+        self, chain: list[tuple[Evidence, Value | None]]
+    ) -> list[tuple[Evidence, Value | None]]:
+        """When the value found is not named as the kind asked and its own page does not
+        call it one, the one other page the question does not name whose opening does:
+        "What team …?" of a sentence naming "the Ducks", where only "Oregon Ducks football"
+        opens as a team."""
+        head, (evidence, value) = self._subject_head(), chain[-1]
+        if head is None or (value is not None and self._of_the_kind(evidence, value, head)):
+            return chain
+        openings = self._kind_openings(head)
+        if len(openings) != 1 or openings[0].source is evidence.source:
+            return chain
+        name = self._unasked_name(openings[0])
+        assert name is not None
+        kept = [(e, None) for e, _ in chain]
+        return [*kept, (openings[0], Value(name, 0, 0))]  # the title, not in the text
+
+    def _of_the_kind(self, evidence: Evidence, value: Value, head: str) -> bool:
+        return self._named_as_kind(evidence, value) or self._page_defines(value.text, head)
+
+    def _kind_openings(self, head: str) -> list[Evidence]:
+        """The opening sentences of the pages the question does not name that define their
+        subject as a thing of the kind."""
+        openings = {id(e.source): self._opening(e.source) for e in self.ranked}
+        found = (o for o in openings.values() if o is not None and self._unasked_name(o))
+        return [o for o in found if defines_as_kind(o.text, head)]
 
     def _kept_over(self, hop: Hop, best: Evidence, value: Value) -> bool:
         """Whether the best sentence's value stands over a hop: it is named beside the kind

@@ -395,6 +395,20 @@ def test_a_country_two_sides_share_is_named_by_their_people(
     assert short_answer(composer, query, pages, peoples) == "Armenian"
 
 
+def test_the_one_page_that_opens_as_the_kind_asked_answers_over_a_value_of_no_kind(
+    composer: ExtractiveComposer,
+) -> None:
+    """ "New Zealand" is no technique; the one page that opens as one is the answer."""
+    pages = {
+        "D1NZ": "D1NZ is a production car drifting series in New Zealand.",
+        "Drifting (motorsport)": "Drifting is a driving technique where the driver"
+        " intentionally oversteers, with loss of traction.",
+        "Mazda RX-7": "The Mazda RX-7 is a sports car produced by Mazda from 1978 to 2002.",
+    }
+    query = "D1NZ is a series based on what oversteering technique?"
+    assert short_answer(composer, query, pages) == "Drifting"
+
+
 def test_a_side_s_own_page_says_what_it_is_over_another_page_that_names_it(
     composer: ExtractiveComposer,
 ) -> None:
