@@ -386,19 +386,24 @@ class _Composition:
         self, chain: list[tuple[Evidence, Value | None]]
     ) -> list[tuple[Evidence, Value | None]]:
         """When the value found is not named as the kind asked and its own page does not
-        call it one, the one other page the question does not name whose opening does:
-        "What team …?" of a sentence naming "the Ducks", where only "Oregon Ducks football"
-        opens as a team."""
+        call it one, another page the question does not name whose opening does: "Drifting"
+        ("… is a driving technique") for "what technique?", over "New Zealand". The only
+        such page, or of several the best ranked, when it ranks above the value's sentence."""
         head, (evidence, value) = self._subject_head(), chain[-1]
         if head is None or (value is not None and self._of_the_kind(evidence, value, head)):
             return chain
         openings = self._kind_openings(head)
-        if len(openings) != 1 or openings[0].source is evidence.source:
+        if not openings or openings[0].source is evidence.source:
+            return chain
+        if len(openings) > 1 and self._rank(openings[0]) > self._rank(evidence):
             return chain
         name = self._unasked_name(openings[0])
         assert name is not None
         kept = [(e, None) for e, _ in chain]
         return [*kept, (openings[0], Value(name, 0, 0))]  # the title, not in the text
+
+    def _rank(self, evidence: Evidence) -> int:
+        return next(i for i, e in enumerate(self.ranked) if e.source is evidence.source)
 
     def _of_the_kind(self, evidence: Evidence, value: Value, head: str) -> bool:
         return self._named_as_kind(evidence, value) or self._page_defines(value.text, head)

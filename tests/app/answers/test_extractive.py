@@ -409,6 +409,24 @@ def test_the_one_page_that_opens_as_the_kind_asked_answers_over_a_value_of_no_ki
     assert short_answer(composer, query, pages) == "Drifting"
 
 
+def test_of_several_pages_of_the_kind_none_outranking_the_value_the_value_stands(
+    composer: ExtractiveComposer,
+) -> None:
+    pages = {
+        "Fire of Zamani": "Fire of Zamani is a 2013 hip hop album. It features guest"
+        " appearances from Wale and Morell.",
+        "Ice Prince": "Ice Prince is a Nigerian artist and rapper.",
+        "Meek Mill": "Meek Mill is an American artist and rapper.",
+    }
+    query = "Which artist was featured as a guest in Fire of Zamani?"
+
+    def people(text: str) -> list[Named]:
+        found = re.finditer("(Wale|Morell|Ice Prince|Meek Mill)|Nigerian|American", text)
+        return [Named(m[0], "PERSON" if m[1] else "NORP", m.start(), m.end()) for m in found]
+
+    assert short_answer(composer, query, pages, people) == "Wale"
+
+
 def test_a_side_s_own_page_says_what_it_is_over_another_page_that_names_it(
     composer: ExtractiveComposer,
 ) -> None:
