@@ -385,22 +385,29 @@ class _Composition:
     def _kind_elsewhere(
         self, chain: list[tuple[Evidence, Value | None]]
     ) -> list[tuple[Evidence, Value | None]]:
-        """When the value found is not named as the kind asked and its own page does not
-        call it one, another page the question does not name whose opening does: "Drifting"
-        ("… is a driving technique") for "what technique?", over "New Zealand". The only
-        such page, or of several the best ranked, when it ranks above the value's sentence."""
+        """When no value was found, or the value is not named as the kind asked and its own
+        page does not call it one, another page the question does not name whose opening
+        does: "Drifting" ("… is a driving technique") for "what technique?", over "New
+        Zealand". Of several, the one whose passage holds most of the question."""
         head, (evidence, value) = self._subject_head(), chain[-1]
         if head is None or (value is not None and self._of_the_kind(evidence, value, head)):
             return chain
         openings = self._kind_openings(head)
-        if not openings or openings[0].source is evidence.source:
-            return chain
-        if len(openings) > 1 and self._rank(openings[0]) > self._rank(evidence):
+        if not openings or not self._displaces(openings, evidence, value):
             return chain
         name = self._unasked_name(openings[0])
         assert name is not None
         kept = [(e, None) for e, _ in chain]
         return [*kept, (openings[0], Value(name, 0, 0))]  # the title, not in the text
+
+    def _displaces(self, openings: list[Evidence], evidence: Evidence, value: Value | None) -> bool:
+        """Whether the first page of the kind answers over the chain's end: it is another
+        page, and no value was found, or it is the only page of the kind, or it ranks above
+        the value's sentence."""
+        if openings[0].source is evidence.source:
+            return False
+        alone = len(openings) == 1 or self._rank(openings[0]) < self._rank(evidence)
+        return value is None or alone
 
     def _rank(self, evidence: Evidence) -> int:
         return next(i for i, e in enumerate(self.ranked) if e.source is evidence.source)
@@ -413,7 +420,13 @@ class _Composition:
         subject as a thing of the kind."""
         openings = {id(e.source): self._opening(e.source) for e in self.ranked}
         found = (o for o in openings.values() if o is not None and self._unasked_name(o))
-        return [o for o in found if defines_as_kind(o.text, head)]
+        kind = [o for o in found if defines_as_kind(o.text, head)]
+        return sorted(kind, key=lambda o: -len(self._page_terms(o.source)))
+
+    def _page_terms(self, source: Source) -> frozenset[str]:
+        wanted = frozenset(self.question.terms)
+        held = (held_terms(e, wanted) for e in self.ranked if e.source is source)
+        return frozenset().union(*held)
 
     def _kept_over(self, hop: Hop, best: Evidence, value: Value) -> bool:
         """Whether the best sentence's value stands over a hop: it is named beside the kind

@@ -409,6 +409,20 @@ def test_the_one_page_that_opens_as_the_kind_asked_answers_over_a_value_of_no_ki
     assert short_answer(composer, query, pages) == "Drifting"
 
 
+def test_with_no_value_the_page_of_the_kind_holding_most_of_the_question_answers(
+    composer: ExtractiveComposer,
+) -> None:
+    pages = {
+        "Ann Vale": "Ann Vale is an English actress. She is the youngest daughter of Lady Mary"
+        " Lee and the painter Tom Vale.",
+        "Blue Sky (film)": "Blue Sky is a 2015 British comedy film.",
+        "The Dark Room": "The Dark Room is a 2017 American horror film directed by Tim Roe,"
+        " starring Doug Smith, Luc Lav and Ann Vale.",
+    }
+    query = "The youngest daughter of Lady Mary Lee stars with Doug Smith and Luc Lav in what film?"
+    assert short_answer(composer, query, pages) == "The Dark Room"
+
+
 def test_of_several_pages_of_the_kind_none_outranking_the_value_the_value_stands(
     composer: ExtractiveComposer,
 ) -> None:
