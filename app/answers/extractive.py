@@ -420,8 +420,14 @@ class _Composition:
         subject as a thing of the kind."""
         openings = {id(e.source): self._opening(e.source) for e in self.ranked}
         found = (o for o in openings.values() if o is not None and self._unasked_name(o))
-        kind = [o for o in found if defines_as_kind(o.text, head)]
+        kind = [o for o in found if defines_as_kind(o.text, head) and self._dated_as_asked(o)]
         return sorted(kind, key=lambda o: -len(self._page_terms(o.source)))
+
+    def _dated_as_asked(self, opening: Evidence) -> bool:
+        """Whether the page holds each number the question gives ("what 2017 film?"): one
+        that does not is no thing the question describes."""
+        numbers = frozenset(t for t in self.question.terms if t.isdigit())
+        return numbers <= self._page_terms(opening.source)
 
     def _page_terms(self, source: Source) -> frozenset[str]:
         wanted = frozenset(self.question.terms)

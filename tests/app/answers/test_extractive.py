@@ -530,3 +530,20 @@ def test_below_the_floor_a_film_the_question_describes_answers_unsettled(
     assert found.short_answer == "The Grey Door" and not found.settled
     unasked = drafted(composer, "Who scored in the cup final of 1931 for Vell?", pages)
     assert unasked.abstain_reason == "NO_CONTEXT"
+
+
+def test_a_page_of_the_kind_without_the_year_asked_is_no_answer(
+    composer: ExtractiveComposer,
+) -> None:
+    pages = {
+        "Ann Vale": "Ann Vale is an English actress. She is the youngest daughter of Lady Mary"
+        " Lee and the painter Tom Vale.",
+        "Blue Sky (film)": "Blue Sky is a 2015 British comedy film starring Doug Smith and Luc"
+        " Lav.",
+        "The Dark Room": "The Dark Room is a 2017 American horror film starring Ann Vale.",
+    }
+    query = (
+        "The youngest daughter of Lady Mary Lee stars with Doug Smith and Luc Lav in what 2017"
+        " film?"
+    )
+    assert short_answer(composer, query, pages) == "The Dark Room"
