@@ -314,7 +314,7 @@ def _labels(question: Question, wanted: AnswerType) -> frozenset[str] | None:
     head = question.head
     if wanted is not AnswerType.ENTITY or head is None or head.removesuffix("s") in _PEOPLES:
         return labels
-    return None if labels is None else labels - {"NORP", "LANGUAGE"}
+    return None if labels is None else labels - _PEOPLES_LABELS
 
 
 def _quotable(question: Question, wanted: AnswerType) -> bool:

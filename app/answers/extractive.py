@@ -25,6 +25,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+from functools import cached_property
 
 import numpy as np
 
@@ -198,19 +199,20 @@ def _widened(question: Question, pool: list[Evidence]) -> Question:
 def _wider_side(text: str, side: str, passages: list[str]) -> str:
     """The side with the capitalised words before a comma in front of it, or with the
     words after a comma behind it, as long as a passage names the result."""
-
-    def named(name: str) -> bool:
-        return any(name.casefold() in passage for passage in passages)
-
     while (found := re.search(_BEFORE_A_COMMA + re.escape(side), text)) is not None:
         wider = f"{found.group('run')}, {side}"
-        if not named(wider):
+        if not _named(wider, passages):
             break
         side = wider
     after = re.search(re.escape(side) + _AFTER_A_COMMA, text)
     words = after.group("rest").split() if after else []
     longer = (f"{side}, {' '.join(words[:size])}" for size in range(len(words), 0, -1))
-    return next((wider for wider in longer if named(wider)), side)
+    return next((wider for wider in longer if _named(wider, passages)), side)
+
+
+def _named(name: str, passages: list[str]) -> bool:
+    """Whether a passage (case folded, with its title and section) names the name."""
+    return any(name.casefold() in passage for passage in passages)
 
 
 def _split_at_another_and(
@@ -220,16 +222,10 @@ def _split_at_another_and(
     each side so split and not each side as parsed: "The Bears and I and Oceans" names
     "The Bears and I" and "Oceans"."""
     whole = f"{sides[0]} and {sides[1]}"
-    if whole not in text:
-        return sides
-
-    def named(side: str) -> bool:
-        return any(side.casefold() in passage for passage in passages)
-
-    if named(sides[0]) and named(sides[1]):
+    if whole not in text or all(_named(side, passages) for side in sides):
         return sides
     splits = ((whole[: m.start()], whole[m.end() :]) for m in re.finditer(" and ", whole))
-    return next((s for s in splits if named(s[0]) and named(s[1])), sides)
+    return next((s for s in splits if all(_named(side, passages) for side in s)), sides)
 
 
 def _worth_reading(pool: list[Evidence], question: Question) -> list[Evidence]:
@@ -410,29 +406,36 @@ class _Composition:
         return value is None or alone
 
     def _rank(self, evidence: Evidence) -> int:
-        return next(i for i, e in enumerate(self.ranked) if e.source is evidence.source)
+        """Where the evidence's passage first stands among the ranked sentences' passages."""
+        return list(self._by_source).index(id(evidence.source))
 
     def _of_the_kind(self, evidence: Evidence, value: Value, head: str) -> bool:
         return self._named_as_kind(evidence, value) or self._page_defines(value.text, head)
 
     def _kind_openings(self, head: str) -> list[Evidence]:
         """The opening sentences of the pages the question does not name that define their
-        subject as a thing of the kind."""
-        openings = {id(e.source): self._opening(e.source) for e in self.ranked}
-        found = (o for o in openings.values() if o is not None and self._unasked_name(o))
-        kind = [o for o in found if defines_as_kind(o.text, head) and self._dated_as_asked(o)]
-        return sorted(kind, key=lambda o: -len(self._page_terms(o.source)))
-
-    def _dated_as_asked(self, opening: Evidence) -> bool:
-        """Whether the page holds each number the question gives ("what 2017 film?"): one
-        that does not is no thing the question describes."""
+        subject as a thing of the kind, those holding most of the question first. A page
+        lacking a number the question gives ("what 2017 film?") is no thing it describes."""
+        openings = (self._opening(sentences[0].source) for sentences in self._by_source.values())
+        named = [o for o in openings if o is not None and self._unasked_name(o)]
+        kind = [o for o in named if defines_as_kind(o.text, head)]
+        held = {id(o): self._page_terms(o.source) for o in kind}
         numbers = frozenset(t for t in self.question.terms if t.isdigit())
-        return numbers <= self._page_terms(opening.source)
+        dated = [o for o in kind if numbers <= held[id(o)]]
+        return sorted(dated, key=lambda o: -len(held[id(o)]))
 
     def _page_terms(self, source: Source) -> frozenset[str]:
         wanted = frozenset(self.question.terms)
-        held = (held_terms(e, wanted) for e in self.ranked if e.source is source)
+        held = (held_terms(e, wanted) for e in self._by_source[id(source)])
         return frozenset().union(*held)
+
+    @cached_property
+    def _by_source(self) -> dict[int, list[Evidence]]:
+        """The ranked sentences of each passage, passages in the order they first rank."""
+        grouped: dict[int, list[Evidence]] = {}
+        for evidence in self.ranked:
+            grouped.setdefault(id(evidence.source), []).append(evidence)
+        return grouped
 
     def _kept_over(self, hop: Hop, best: Evidence, value: Value) -> bool:
         """Whether the best sentence's value stands over a hop: it is named beside the kind
@@ -540,7 +543,7 @@ class _Composition:
 
     def _opening(self, source: Source) -> Evidence | None:
         """The first sentence of a source that opens its document."""
-        own = [e for e in self.ranked if e.source is source and e.offset == 0]
+        own = [e for e in self._by_source.get(id(source), []) if e.offset == 0]
         return min(own, key=lambda e: e.sentence.start) if own else None
 
     def _hop(self, has_value: bool) -> Hop | None:
