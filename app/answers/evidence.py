@@ -108,6 +108,7 @@ _DATE = re.compile(
 _HEADING = re.compile(r"^#")
 _TERRITORY = re.compile(r"(?:,\s+[A-Z][\w'-]+\s+|\s+)of\s+[A-Z][\w'-]+(?:[\s-][A-Z][\w'-]+)*")
 _WORD = re.compile(r"\w+")
+EDITION = re.compile(r"^(?:the\s+)?(?P<year>\d{4}(?:[–-]\d{2,4})?)\s+(?=[A-Z])")
 _PEOPLES_LABELS = frozenset({"NORP", "LANGUAGE"})  # "a Norwegian film": where it is from
 
 
@@ -249,11 +250,11 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     if labels is None:
         return []
     asked = question.text.casefold()
-    found = [n for n in evidence.named if n.label in labels and unpossessed(n.text) not in asked]
+    found = [n for n in evidence.named if n.label in labels and not named_in(n.text, asked)]
     # Read from the text, not the entity model: quoted titles, kinds ("water sprite").
     read = _quoted_titles(evidence, question, wanted)
     read += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
-    read += _before_the_head(evidence, question, asked)
+    read += _before_the_head(evidence, question, asked) + _numbered(evidence, question, asked)
     whole = _wholes(read + [_whole(evidence, n, question) for n in found])
     if wanted is AnswerType.PLACE and _is_lifespan(evidence):
         return _by_life_event(whole, question)
@@ -267,6 +268,16 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
             -nearness(evidence, v, terms),
         ),
     )
+
+
+def _numbered(evidence: Evidence, question: Question, asked: str) -> list[Value]:
+    """The numbers set right after the kind asked, which English names some things by:
+    "44" of "on UHF channel 44" for "on what channel?"; not one the question gives."""
+    if question.head is None:
+        return []
+    after = re.compile(rf"\b{re.escape(question.head)}s?\s+(?P<number>\d+)\b", re.I)
+    found = (m for m in after.finditer(evidence.text) if m.group("number") not in asked)
+    return [Value(m.group("number"), m.start("number"), m.end("number")) for m in found]
 
 
 def _before_the_head(evidence: Evidence, question: Question, asked: str) -> list[Value]:
@@ -285,6 +296,14 @@ def _before_the_head(evidence: Evidence, question: Question, asked: str) -> list
 
 def _within(value: Value, spans: list[tuple[int, int]]) -> bool:
     return any(start <= value.start and value.end <= end for start, end in spans)
+
+
+def named_in(name: str, asked: str) -> bool:
+    """Whether the question (`asked`, case folded) names the thing, or the thing of which
+    the name is one year's edition: "the 2006 FIFA World Player of the Year" where it
+    asks of the award."""
+    bare = without_possessive(name)
+    return bare.casefold() in asked or EDITION.sub("", bare).casefold() in asked
 
 
 def unpossessed(name: str) -> str:

@@ -40,6 +40,7 @@ from app.answers.evidence import (
     gather,
     held_terms,
     in_sentence,
+    named_in,
     names_the_head,
     passage_overlap,
     score,
@@ -838,7 +839,7 @@ class _Composition:
 
 
 def _asks_about(question: Question, name: str) -> bool:
-    return name.casefold() in question.text.casefold()
+    return named_in(name, question.text.casefold())
 
 
 def _met_at_bridge(

@@ -459,3 +459,23 @@ def _author_s_numbers(question: Question) -> list[str]:
     dates = ("July 20, 1953", "18 years")
     author.entities_read([Named(d, "DATE", text.index(d), text.index(d) + len(d)) for d in dates])
     return [v.text for v in values(author, question, AnswerType.NUMBER)]
+
+
+def test_a_year_s_edition_of_a_thing_the_question_names_is_no_value() -> None:
+    text = "He won the 2005 Ballon d'Or and the 2006 FIFA World Player of the Year."
+    (sentence,) = passages({"Ronaldinho": text})
+    awards = ("2005 Ballon d'Or", "2006 FIFA World Player of the Year")
+    sentence.entities_read(
+        [Named(a, "EVENT", text.index(a), text.index(a) + len(a)) for a in awards]
+    )
+    question = read_question("He won what award in addition to FIFA World Player of the Year?")
+    found = values(sentence, question, AnswerType.ENTITY)
+    assert [v.text for v in found] == ["2005 Ballon d'Or"]
+
+
+def test_a_number_set_after_the_kind_asked_names_a_thing_of_that_kind() -> None:
+    text = "It broadcasts on UHF channel 44 (or virtual channel 6 via PSIP) from Sebago."
+    (sentence,) = passages({"WCSH": text}, places=("Sebago",))
+    question = read_question("On what UHF channel is the station broadcast?")
+    found = values(sentence, question, question.answer_type)
+    assert [v.text for v in found][:2] == ["44", "6"]
