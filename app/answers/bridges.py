@@ -64,9 +64,15 @@ def bridge_names(anchor: Evidence, question: Question) -> list[Named]:
 
 def about(evidence: Evidence, name: str) -> bool:
     """Whether the sentence's passage is the bridge's own: its title or its section
-    starts with the name."""
+    starts with the name, or the name with its title ("WCSH 6" names the station of the
+    page "WCSH")."""
     hit, pattern = evidence.source.hit, name_pattern(name)
-    return any(pattern.match(h or "") for h in (hit.document.title, hit.section))
+    title = hit.document.title
+    return any(pattern.match(h or "") for h in (title, hit.section)) or _titled_by(name, title)
+
+
+def _titled_by(name: str, title: str) -> bool:
+    return bool(title) and name_pattern(title).match(name) is not None
 
 
 def bridge_passages(ranked: list[Evidence], question: Question) -> list[Evidence]:

@@ -32,3 +32,18 @@ def test_a_possessive_still_names_the_bridge() -> None:
     )
     hop = best_hop(pool, read_question("In what year did the director of Red Lantern last film?"))
     assert hop is not None and hop.value is not None and hop.value.text == "1979"
+
+
+def test_a_name_that_opens_with_a_page_s_title_is_that_page_s_subject() -> None:
+    """ "WCSH 6" is the station of the page "WCSH"; "Portland, Maine" is no page "Maine"."""
+    pool = passages(
+        {
+            "Ann Lee": "Ann Lee is a news anchor with WCSH 6 in Portland, Maine.",
+            "WCSH": "It broadcasts on UHF channel 44 from a transmitter in Sebago.",
+            "Maine": "Maine is the northernmost state in New England.",
+        },
+        places=("WCSH 6", "Portland, Maine", "Sebago"),
+    )
+    assert about(pool[1], "WCSH 6") and not about(pool[2], "Portland, Maine")
+    hop = best_hop(pool, read_question("On what UHF channel is the station Ann Lee is on?"))
+    assert hop is not None and hop.value is not None and hop.value.text == "44"
