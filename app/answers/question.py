@@ -220,6 +220,14 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
 )
 # "Who has written more than 300 papers, A or B?" sets a threshold, which one side holds.
 _THRESHOLD = r"(?!\s+than\s+\d)"
+# A rank is better the smaller its number: "the best singles ranking" is No. 7 over No. 51.
+_RANKING = re.compile(
+    r"\b(?:(?P<way>best|better|highest|higher|top|worst|worse|lowest|lower)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:rank(?:ing|ed)?|seed(?:ed|ing)?)|(?:rank|seed)(?:ed|s)?\s+(?P<after>higher|better|"
+    r"lower|worse))\b",
+    re.I,
+)
+_WORSE = frozenset({"worst", "worse", "lowest", "lower"})
 _PREFER: tuple[tuple[re.Pattern[str], Prefer], ...] = (
     # "before retiring to bed" is when a thing is done, not which came first; nor is "the
     # first Russian composer to make a lasting impression", a distinction one side holds.
@@ -587,6 +595,10 @@ def _preference(text: str, sides: tuple[str, str]) -> Prefer | None:
     Freedom", "Before the Bat's Flight Is Done") say nothing of what is compared."""
     for side in sides:
         text = text.replace(side, " ")
+    ranking = _RANKING.search(text)
+    if ranking is not None:
+        way = ranking.group("way") or ranking.group("after")
+        return Prefer.MORE if way.casefold() in _WORSE else Prefer.LESS
     return next((p for pattern, p in _PREFER if pattern.search(text)), None)
 
 

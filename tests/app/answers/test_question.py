@@ -613,3 +613,19 @@ def test_a_list_whose_last_item_holds_the_question_word_is_no_comparison() -> No
         "Ivo Marsh has made videos for Ann Lee, Bo Marsh, and a country ballad by which pop artist?"
     )
     assert read_question(query).comparison is None
+
+
+@pytest.mark.parametrize(
+    ("text", "prefer"),
+    [
+        ("Who had the best singles ranking, Ann Lee or Bo Marsh?", Prefer.LESS),
+        ("Which university is ranked higher, Elm College or Oak College?", Prefer.LESS),
+        ("Which club had the higher world ranking, Elm FC or Oak FC?", Prefer.LESS),
+        ("Who had the lowest career ranking, Ann Lee or Bo Marsh?", Prefer.MORE),
+    ],
+)
+def test_a_better_rank_is_a_smaller_number(text: str, prefer: Prefer) -> None:
+    """ "No. 7" ranks above "No. 51": the best ranking is the least number."""
+    comparison = read_question(text).comparison
+    assert comparison is not None
+    assert (comparison.prefer, comparison.value) == (prefer, AnswerType.NUMBER)
