@@ -63,6 +63,7 @@ from app.answers.shared import (
     common_value,
     defines_as_kind,
     definition_items,
+    named_class,
     same_name,
 )
 from app.answers.subjects import defines_as
@@ -713,7 +714,8 @@ class _Composition:
     def _common_class(self, a: list[Evidence], b: list[Evidence]) -> Common | None:
         """The class both sides' opening sentences define them as; else the class one
         side's opening shares with a later sentence of the other's passage ("He was also
-        one of the most widely read writers of popular science"), in the opening's words."""
+        one of the most widely read writers of popular science"), in the opening's words;
+        else a class of two words or more one opening defines and the other names."""
         first, second = self._opening_of(a), self._opening_of(b)
         if first is None or second is None:
             return None
@@ -726,7 +728,8 @@ class _Composition:
                 if found:
                     pair = (opening, later) if opening is first else (later, opening)
                     return Common(found, pair)
-        return None
+        found = named_class(first.text, second.text) or named_class(second.text, first.text)
+        return Common(found, (first, second)) if found else None
 
     def _later_sentences(self, opening: Evidence) -> list[Evidence]:
         """The retrieved sentences of the opening's passage after it."""

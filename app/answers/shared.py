@@ -60,6 +60,17 @@ def common_class(a: str, b: str) -> str | None:
     return None
 
 
+def named_class(opening: str, other: str) -> str | None:
+    """A class of two words or more that one opening defines its subject as and the other
+    opening names as it stands, though in no definition of its own: "board game" of
+    "Outrage! , "the official Tower of London board game", was first created in 1992"."""
+    for item in definition_items(opening):
+        phrase = " ".join(item)
+        if len(item) >= 2 and re.search(rf"\b{re.escape(phrase)}\b", other, re.I):
+            return phrase
+    return None
+
+
 def definition_items(opening: str) -> list[list[str]]:
     """The noun phrases an opening sentence says its subject is, each as its lower-case
     words: "was an American film editor and director of …" → [film editor], [director]."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.shared import common_class, defines_as_kind, definition_items
+from app.answers.shared import common_class, defines_as_kind, definition_items, named_class
 
 
 @pytest.mark.parametrize(
@@ -104,3 +104,12 @@ def test_an_opening_defines_its_subject_as_a_kind_by_its_own_noun_phrases(
     opening: str, head: str, expected: bool
 ) -> None:
     assert defines_as_kind(opening, head) is expected
+
+
+def test_a_class_one_defines_and_the_other_names_in_those_words_is_shared() -> None:
+    """ "Outrage!" opens with no definition of its own, but names itself a board game."""
+    a = "Camel Up is a board game for two to eight players."
+    b = 'Outrage! , "the official Tower of London board game", was first created in 1992.'
+    assert common_class(a, b) is None
+    assert named_class(a, b) == "board game" and named_class(b, a) is None
+    assert named_class("Ann Lee is an actor.", "Bo Lund worked with an actor.") is None
