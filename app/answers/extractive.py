@@ -59,6 +59,7 @@ from app.answers.related import (
 from app.answers.results import Claim, Draft, Quote, Source
 from app.answers.shared import (
     Common,
+    asks_several,
     common_class,
     common_value,
     defines_as_kind,
@@ -719,12 +720,13 @@ class _Composition:
         first, second = self._opening_of(a), self._opening_of(b)
         if first is None or second is None:
             return None
-        found = common_class(first.text, second.text)
+        several = asks_several(self.question)
+        found = common_class(first.text, second.text, several)
         if found:
             return Common(found, (first, second))
         for opening, other in ((first, second), (second, first)):
             for later in self._later_sentences(other):
-                found = common_class(opening.text, later.text)
+                found = common_class(opening.text, later.text, several)
                 if found:
                     pair = (opening, later) if opening is first else (later, opening)
                     return Common(found, pair)

@@ -37,6 +37,9 @@ _ITEM = re.compile(r",|;|\band\b|\bor\b|\(|\)")
 _WORD = re.compile(r"[\w'-]+|[^\w\s]")
 _EDITION = re.compile(r"^(?:the\s+)?(?P<year>\d{4}(?:[–-]\d{2,4})?)\s+(?=[A-Z])")
 
+# "What are both A and B?", "A and B are both what?"
+_WHAT_BOTH_ARE = re.compile(r"\bwhat\s+(?:are|were)\s+both\b|\b(?:are|were)\s+both\s+what\b", re.I)
+
 T = TypeVar("T")
 
 
@@ -48,16 +51,33 @@ class Common:
     evidence: tuple[Evidence, Evidence]
 
 
-def common_class(a: str, b: str) -> str | None:
+def common_class(a: str, b: str, several: bool = False) -> str | None:
     """The class two opening sentences both define their subjects as, in the first one's
-    words: the first of its noun phrases whose noun the other has."""
+    words: the first of its noun phrases whose noun the other has; or, `several` asked
+    ("what occupations?", "what are both?"), every such phrase: "musician, singer and
+    songwriter"."""
     theirs = definition_items(b)
+    found = []
     for item in definition_items(a):
         match = next((other for other in theirs if _same_head(item, other)), None)
         if match is not None:
             terms = _terms(match)
-            return " ".join(w for w in item if related_terms(frozenset(analyze(w)), terms))
-    return None
+            found.append(" ".join(w for w in item if related_terms(frozenset(analyze(w)), terms)))
+    return _listed(found if several else found[:1])
+
+
+def asks_several(question: Question) -> bool:
+    """Whether a question of what two things share asks for every class they share: it
+    names the kind in the plural ("what occupations"), or asks what both are."""
+    head = question.head or ""
+    plural = head.endswith("s") and not head.endswith("ss")
+    return plural or _WHAT_BOTH_ARE.search(question.text) is not None
+
+
+def _listed(items: list[str]) -> str | None:
+    if len(items) <= 1:
+        return items[0] if items else None
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def named_class(opening: str, other: str) -> str | None:

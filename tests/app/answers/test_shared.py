@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.shared import common_class, defines_as_kind, definition_items, named_class
+from app.answers.question import read_question
+from app.answers.shared import (
+    asks_several,
+    common_class,
+    defines_as_kind,
+    definition_items,
+    named_class,
+)
 
 
 @pytest.mark.parametrize(
@@ -113,3 +120,24 @@ def test_a_class_one_defines_and_the_other_names_in_those_words_is_shared() -> N
     assert common_class(a, b) is None
     assert named_class(a, b) == "board game" and named_class(b, a) is None
     assert named_class("Ann Lee is an actor.", "Bo Lund worked with an actor.") is None
+
+
+def test_asked_for_several_classes_every_class_both_share_is_listed() -> None:
+    a = "James Hetfield is an American musician, singer and songwriter."
+    b = "Bob Marley was a Jamaican singer, songwriter and musician."
+    assert common_class(a, b) == "musician"
+    assert common_class(a, b, several=True) == "musician, singer and songwriter"
+
+
+@pytest.mark.parametrize(
+    ("query", "several"),
+    [
+        ("What occupations do Ann Lee and Bo Lund have in common?", True),
+        ("What are both Ann Lee and Bo Lund?", True),
+        ("Ann Lee and Bo Lund are both what?", True),
+        ("What occupation do Ann Lee and Bo Lund share?", False),
+        ("What class of work do Ann Lee and Bo Lund share?", False),
+    ],
+)
+def test_a_plural_kind_or_what_both_are_asks_for_several(query: str, several: bool) -> None:
+    assert asks_several(read_question(query)) is several
