@@ -15,14 +15,18 @@ import re
 from dataclasses import dataclass
 
 from app.answers.countries import countries_in, provinces_in
-from app.answers.evidence import Evidence, name_pattern, related_terms
+from app.answers.evidence import Evidence, count_of, name_pattern, related_terms
 from app.answers.occupations import broader_held
 from app.answers.question import CAPITALISED_RUN, AnswerType, Question
 from app.answers.verdicts import same_kind
 from ingest.analyzer import analyze
+from ingest.resolution import without_possessive
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
 _ATTRIBUTIVE = re.compile(r" (?!language\b)[a-z]")  # a noun follows, in lower case
+_PAIRS = re.compile(
+    r"(?=(?<![\w'’-])([a-zA-Z]+(?:['’]s)?) ([\w'’-]+))"
+)  # each word with the next, a space between
 _NAMED_THING = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+$")  # "the band " before a name
 
 
@@ -69,6 +73,9 @@ class Property:
     # year ("formed before 2010"), nor where a people or a place is the property ("of
     # Armenian descent").
     head: str | None = None
+    # The terms of the words the question sets right before that noun: "sports" of "sports
+    # magazines"; a side called another kind of it ("a nature magazine") has none of it.
+    kinds: frozenset[str] = frozenset()
 
 
 def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]) -> Property:
@@ -88,7 +95,10 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     exclusive = [o.text for o in origins if o.people or _one_of(o.text, peoples)]
     broad = terms - frozenset(analyze(question.head or ""))
     head = ordered[-1] if len(ordered) >= 2 and ordered[-1].isalpha() and not origins else None
-    return Property(terms, frozenset(o.text for o in origins), frozenset(exclusive), broad, head)
+    theirs = {t for o in origins for t in analyze(o.text)}
+    kinds = _modifiers(asked, head, lower=False) & terms - theirs if head else frozenset()
+    found = frozenset(o.text for o in origins)
+    return Property(terms, found, frozenset(exclusive), broad, head, kinds)
 
 
 def _sides_as_written(question: Question, sides: tuple[str, str]) -> tuple[str, ...]:
@@ -147,13 +157,35 @@ def holding(about_side: list[Evidence], wanted: Property) -> Holding | None:
     held = [_held(e, wanted) for e in about_side]
     index = max(range(len(about_side)), key=lambda i: (len(held[i]), about_side[i].score))
     best = about_side[index]
-    if _another_people(best, wanted.exclusive):
+    if _another_people(best, wanted.exclusive) or _another_kind(best, wanted, held[index]):
         return Holding(best, 0.0, settled=True)
     share, together = len(held[index]), frozenset().union(*held)
     headless = wanted.head is not None and wanted.head not in together
     return Holding(
         best, share / len(wanted.terms), across=len(together) / len(wanted.terms), headless=headless
     )
+
+
+def _another_kind(evidence: Evidence, wanted: Property, held: frozenset[str]) -> bool:
+    """Whether the sentence calls the side another kind of the property's noun and not the
+    kind the question sets right before it: "a children's nature magazine" is no sports
+    magazine, "a genus of flowering plants" no ice plants."""
+    head, kinds = wanted.head, wanted.kinds
+    if head is None or not kinds or head not in held or kinds & held:
+        return False
+    return bool(_modifiers(evidence.text, head) - kinds)
+
+
+def _modifiers(text: str, head: str, lower: bool = True) -> frozenset[str]:
+    """The terms of the content words set right before the noun in the text ("women's",
+    not a number: "twenty novels"), in lower case only unless `lower` is false ("ESA
+    astronauts")."""
+    found: set[str] = set()
+    for before, noun in _PAIRS.findall(text):
+        kind = before.islower() or not lower
+        if kind and head in analyze(noun) and count_of(before) is None:
+            found.update(analyze(without_possessive(before)))
+    return frozenset(found)
 
 
 def _held(evidence: Evidence, wanted: Property) -> frozenset[str]:

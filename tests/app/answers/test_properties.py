@@ -268,3 +268,44 @@ def test_the_kind_a_question_picks_among_is_not_held_by_a_narrower_one() -> None
         "Ivo Marsh is an American film director known for drama.",
     )
     assert ann.strength > ivo.strength
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "holds"),
+    [
+        (
+            "Are Elm Times and Oak Weekly both sports magazines?",
+            "a children's nature magazine",
+            False,
+        ),
+        (
+            "Are Elm Times and Oak Weekly both sports magazines?",
+            "an American sports magazine",
+            True,
+        ),
+        ("Are Elmia and Oakia both ice plants?", "a genus of flowering plants", False),
+        ("Are Elm and Oak both women's magazines?", "a weekly magazine for young women", True),
+        ("Are Elm and Oak both bestselling novels?", "one of twenty novels", True),
+        (
+            "Were Ann Lee and Bo Marsh both ESA astronauts?",
+            "a physicist and former astronaut",
+            False,
+        ),
+        (
+            "Are both Ann Lee and Bo Marsh film directors?",
+            "a screenwriter, director and producer",
+            True,
+        ),
+    ],
+)
+def test_a_side_called_another_kind_of_the_noun_asked_lacks_the_property(
+    query: str, text: str, holds: bool
+) -> None:
+    """The words set right before the noun name its kind: "a nature magazine" is no
+    sports magazine, though it holds half the words; a list before the noun names none."""
+    asked = read_question(query)
+    assert asked.comparison is not None
+    side = asked.comparison.sides[0]
+    pool = passages({side: f"{side} is {text}."})
+    found = holding(pool, property_of(asked, asked.comparison.sides, pool))
+    assert found is not None and found.holds is holds
