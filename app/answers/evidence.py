@@ -109,6 +109,10 @@ _HEADING = re.compile(r"^#")
 _TERRITORY = re.compile(r"(?:,\s+[A-Z][\w'-]+\s+|\s+)of\s+[A-Z][\w'-]+(?:[\s-][A-Z][\w'-]+)*")
 _WORD = re.compile(r"\w+")
 EDITION = re.compile(r"^(?:the\s+)?(?P<year>\d{4}(?:[–-]\d{2,4})?)\s+(?=[A-Z])")
+# What only a person does to a work, set before the doer's name.
+_ONLY_PEOPLE = re.compile(
+    r"\b(?:directed|written|composed|illustrated|painted|sculpted|choreographed)\s+by\s+$"
+)
 _PEOPLES_LABELS = frozenset({"NORP", "LANGUAGE"})  # "a Norwegian film": where it is from
 
 
@@ -250,7 +254,8 @@ def _values(evidence: Evidence, question: Question, wanted: AnswerType) -> list[
     if labels is None:
         return []
     asked = question.text.casefold()
-    found = [n for n in evidence.named if n.label in labels and not named_in(n.text, asked)]
+    named = [n for n in evidence.named if n.label in labels or _by_a_person(evidence, n, wanted)]
+    found = [n for n in named if not named_in(n.text, asked)]
     # Read from the text, not the entity model: quoted titles, kinds ("water sprite").
     read = _quoted_titles(evidence, question, wanted)
     read += _kinds(evidence, question) if wanted is AnswerType.ENTITY else []
@@ -296,6 +301,14 @@ def _before_the_head(evidence: Evidence, question: Question, asked: str) -> list
 
 def _within(value: Value, spans: list[tuple[int, int]]) -> bool:
     return any(start <= value.start and value.end <= end for start, end in spans)
+
+
+def _by_a_person(evidence: Evidence, named: Named, wanted: AnswerType) -> bool:
+    """A name the entity model took for an organisation where only a person can stand:
+    "directed by Brad Silberling"."""
+    if wanted is not AnswerType.PERSON or named.label != "ORG":
+        return False
+    return _ONLY_PEOPLE.search(evidence.text, 0, named.start) is not None
 
 
 def named_in(name: str, asked: str) -> bool:

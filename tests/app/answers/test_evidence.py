@@ -479,3 +479,12 @@ def test_a_number_set_after_the_kind_asked_names_a_thing_of_that_kind() -> None:
     question = read_question("On what UHF channel is the station broadcast?")
     found = values(sentence, question, question.answer_type)
     assert [v.text for v in found][:2] == ["44", "6"]
+
+
+def test_a_name_read_as_an_organisation_where_only_a_person_stands_is_a_person() -> None:
+    text = "Red Lantern is a 2004 film directed by Brad Silberling and produced by Elm Films."
+    (sentence,) = passages({"Red Lantern": text})
+    names = ("Brad Silberling", "Elm Films")
+    sentence.entities_read([Named(n, "ORG", text.index(n), text.index(n) + len(n)) for n in names])
+    found = values(sentence, read_question("Who made Red Lantern?"), AnswerType.PERSON)
+    assert [v.text for v in found] == ["Brad Silberling"]
