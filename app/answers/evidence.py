@@ -108,6 +108,7 @@ _DATE = re.compile(
 _HEADING = re.compile(r"^#")
 _TERRITORY = re.compile(r"(?:,\s+[A-Z][\w'-]+\s+|\s+)of\s+[A-Z][\w'-]+(?:[\s-][A-Z][\w'-]+)*")
 _WORD = re.compile(r"\w+")
+# One year's edition of a thing, its year before the name: "the 2010 French Open".
 EDITION = re.compile(r"^(?:the\s+)?(?P<year>\d{4}(?:[–-]\d{2,4})?)\s+(?=[A-Z])")
 # What only a person does to a work, set before the doer's name.
 _ONLY_PEOPLE = re.compile(

@@ -24,9 +24,8 @@ from ingest.resolution import without_possessive
 
 HOLDS_SHARE = 0.5  # of the property's terms a sentence must hold for the side to have it
 _ATTRIBUTIVE = re.compile(r" (?!language\b)[a-z]")  # a noun follows, in lower case
-_PAIRS = re.compile(
-    r"(?=(?<![\w'’-])([a-zA-Z]+(?:['’]s)?) ([\w'’-]+))"
-)  # each word with the next, a space between
+# Each word with the next, a space between: "women's magazines".
+_PAIRS = re.compile(r"(?=(?<![\w'’-])([a-zA-Z]+(?:['’]s)?) ([\w'’-]+))")
 _NAMED_THING = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+$")  # "the band " before a name
 
 

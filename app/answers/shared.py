@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from app.answers.evidence import Evidence, related_terms, values
+from app.answers.evidence import EDITION, Evidence, related_terms, values
 from app.answers.question import CLASS_NOUNS, PARTICIPLES, AnswerType, Question
 from ingest.analyzer import analyze
 
@@ -35,7 +35,6 @@ _ENDS = frozenset(
 )
 _ITEM = re.compile(r",|;|\band\b|\bor\b|\(|\)")
 _WORD = re.compile(r"[\w'-]+|[^\w\s]")
-_EDITION = re.compile(r"^(?:the\s+)?(?P<year>\d{4}(?:[–-]\d{2,4})?)\s+(?=[A-Z])")
 
 # "What are both A and B?", "A and B are both what?"
 _WHAT_BOTH_ARE = re.compile(r"\bwhat\s+(?:are|were)\s+both\b|\b(?:are|were)\s+both\s+what\b", re.I)
@@ -141,11 +140,11 @@ def _series(x: str, y: str) -> tuple[str, str]:
     and "1974 French Open" are finals of one tournament, the "French Open"."""
     if _edition(x) == _edition(y):
         return x, y
-    return _EDITION.sub("", x), _EDITION.sub("", y)
+    return EDITION.sub("", x), EDITION.sub("", y)
 
 
 def _edition(name: str) -> str | None:
-    found = _EDITION.match(name)
+    found = EDITION.match(name)
     return found.group("year") if found else None
 
 
