@@ -282,7 +282,8 @@ def _numbered(evidence: Evidence, question: Question, asked: str) -> list[Value]
     if question.head is None:
         return []
     after = re.compile(rf"\b{re.escape(question.head)}s?\s+(?P<number>\d+)\b", re.I)
-    found = (m for m in after.finditer(evidence.text) if m.group("number") not in asked)
+    given = set(re.findall(r"\d+", asked))
+    found = (m for m in after.finditer(evidence.text) if m.group("number") not in given)
     return [Value(m.group("number"), m.start("number"), m.end("number")) for m in found]
 
 

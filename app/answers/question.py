@@ -222,7 +222,7 @@ _CUES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
 _THRESHOLD = r"(?!\s+than\s+\d)"
 # A rank is better the smaller its number: "the best singles ranking" is No. 7 over No. 51.
 _RANKING = re.compile(
-    r"\b(?:(?P<way>best|better|highest|higher|top|worst|worse|lowest|lower)\s+(?:[\w-]+\s+){0,2}"
+    r"\b(?:(?P<way>best|better|highest|higher|top|worst|worse|lowest|lower)[\s-]+(?:[\w-]+\s+){0,2}"
     r"(?:rank(?:ing|ed)?|seed(?:ed|ing)?)|(?:rank|seed)(?:ed|s)?\s+(?P<after>higher|better|"
     r"lower|worse))\b",
     re.I,

@@ -479,6 +479,9 @@ def test_a_number_set_after_the_kind_asked_names_a_thing_of_that_kind() -> None:
     question = read_question("On what UHF channel is the station broadcast?")
     found = values(sentence, question, question.answer_type)
     assert [v.text for v in found][:2] == ["44", "6"]
+    (again,) = passages({"WCSH": text}, places=("Sebago",))  # values are kept per sentence
+    since = read_question("On what UHF channel has the station broadcast since 2044?")
+    assert [v.text for v in values(again, since, since.answer_type)][:2] == ["44", "6"]
 
 
 def test_a_name_read_as_an_organisation_where_only_a_person_stands_is_a_person() -> None:

@@ -622,6 +622,7 @@ def test_a_list_whose_last_item_holds_the_question_word_is_no_comparison() -> No
         ("Which university is ranked higher, Elm College or Oak College?", Prefer.LESS),
         ("Which club had the higher world ranking, Elm FC or Oak FC?", Prefer.LESS),
         ("Who had the lowest career ranking, Ann Lee or Bo Marsh?", Prefer.MORE),
+        ("Which university is highest-ranked, Elm College or Oak College?", Prefer.LESS),
     ],
 )
 def test_a_better_rank_is_a_smaller_number(text: str, prefer: Prefer) -> None:
