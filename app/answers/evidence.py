@@ -114,6 +114,7 @@ EDITION = re.compile(r"^(?:the\s+)?(?P<year>\d{4}(?:[–-]\d{2,4})?)\s+(?=[A-Z])
 _ONLY_PEOPLE = re.compile(
     r"\b(?:directed|written|composed|illustrated|painted|sculpted|choreographed)\s+by\s+$"
 )
+_VERB_BY = 24  # characters before a name that hold "choreographed by "
 _PEOPLES_LABELS = frozenset({"NORP", "LANGUAGE"})  # "a Norwegian film": where it is from
 
 
@@ -281,10 +282,16 @@ def _numbered(evidence: Evidence, question: Question, asked: str) -> list[Value]
     "44" of "on UHF channel 44" for "on what channel?"; not one the question gives."""
     if question.head is None:
         return []
-    after = re.compile(rf"\b{re.escape(question.head)}s?\s+(?P<number>\d+)\b", re.I)
     given = set(re.findall(r"\d+", asked))
-    found = (m for m in after.finditer(evidence.text) if m.group("number") not in given)
-    return [Value(m.group("number"), m.start("number"), m.end("number")) for m in found]
+    found = _numbered_after(question.head).finditer(evidence.text)
+    numbers = (m for m in found if m.group("number") not in given)
+    return [Value(m.group("number"), m.start("number"), m.end("number")) for m in numbers]
+
+
+@memo(4_096)
+def _numbered_after(head: str) -> re.Pattern[str]:
+    """A number set right after the noun: read for every sentence of every answer."""
+    return re.compile(rf"\b{re.escape(head)}s?\s+(?P<number>\d+)\b", re.I)
 
 
 def _before_the_head(evidence: Evidence, question: Question, asked: str) -> list[Value]:
@@ -310,7 +317,8 @@ def _by_a_person(evidence: Evidence, named: Named, wanted: AnswerType) -> bool:
     "directed by Brad Silberling"."""
     if wanted is not AnswerType.PERSON or named.label != "ORG":
         return False
-    return _ONLY_PEOPLE.search(evidence.text, 0, named.start) is not None
+    window = max(0, named.start - _VERB_BY)
+    return _ONLY_PEOPLE.search(evidence.text, window, named.start) is not None
 
 
 def named_in(name: str, asked: str) -> bool:

@@ -735,7 +735,7 @@ class _Composition:
 
     def _later_sentences(self, opening: Evidence) -> list[Evidence]:
         """The retrieved sentences of the opening's passage after it."""
-        return [e for e in self.ranked if e.source is opening.source and e is not opening]
+        return [e for e in self._by_source[id(opening.source)] if e is not opening]
 
     def _own(self, side: str) -> list[Evidence]:
         """The sentences of the side's own passage, by the name the passages give it."""

@@ -95,7 +95,7 @@ def property_of(question: Question, sides: tuple[str, str], pool: list[Evidence]
     broad = terms - frozenset(analyze(question.head or ""))
     head = ordered[-1] if len(ordered) >= 2 and ordered[-1].isalpha() and not origins else None
     theirs = {t for o in origins for t in analyze(o.text)}
-    kinds = _modifiers(asked, head, lower=False) & terms - theirs if head else frozenset()
+    kinds = (_modifiers(asked, head, lower=False) & terms) - theirs if head else frozenset()
     found = frozenset(o.text for o in origins)
     return Property(terms, found, frozenset(exclusive), broad, head, kinds)
 
