@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
 
-.PHONY: setup run test lint bench bench-quality bench-answers clean services-down
+.PHONY: setup run test lint bench bench-quality bench-answers train-reader clean services-down
 
 setup: $(VENV)/.installed $(LAUNCHER)
 
@@ -48,6 +48,12 @@ bench-quality: setup
 bench-answers: setup
 	$(BIN)/python -m bench.answers --keep .data/bench
 	$(BIN)/python -m bench.verification --keep .data/bench
+
+# About 95 minutes on 2 cores; writes app/answers/extractive/weights/reader.safetensors.
+SQUAD_TRAIN ?= ../shared/train/squad-v1.1/train-v1.1-subset-44articles.json
+train-reader: setup
+	$(BIN)/pip install --quiet -e ".[train]"
+	$(BIN)/python -m training.reader.train --squad $(SQUAD_TRAIN)
 
 services-down: setup
 	$(BIN)/trellis services down

@@ -17,10 +17,10 @@ from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
 from app.answers.composer import Composer
-from app.answers.extractive import ExtractiveComposer
+from app.answers.extractive.engine import ExtractiveComposer
 from app.answers.generative import GenerativeComposer
 from app.answers.request import EXTRACTIVE
-from app.answers.service import Access, Answers, Reading
+from app.answers.service import Access, Answers
 from app.collections.documents import Documents
 from app.collections.service import Collections
 from app.collections.spans import Spans
@@ -31,7 +31,6 @@ from app.ingestion.worker import IngestWorker
 from app.knowledge.admin import GraphAdmin
 from app.knowledge.entities import Entities
 from app.knowledge.fact_vectors import FactVectors
-from app.knowledge.named import ChunkEntities
 from app.knowledge.projection import GraphProjector, run_projection_loop
 from app.knowledge.relationships import Relationships
 from app.knowledge.themes import Themes, run_themes_loop
@@ -167,7 +166,6 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         pool, collections, embedders, linker, discovery, keyword_index, _reranker(settings)
     )
     spans = Spans(pool)
-    reading = Reading(spans, ChunkEntities(pool))
     access = Access(Preflight(pool), Metering(pool))
     return Services(
         settings=settings,
@@ -189,7 +187,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         search=search,
         spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
-        answers=_answers(settings, search, collections, reading, linker, access),
+        answers=_answers(settings, search, collections, spans, linker, access),
         keys=ApiKeys(pool),
         plans=Plans(pool),
         preflight=access.preflight,
@@ -202,18 +200,18 @@ def _answers(
     settings: Settings,
     search: Search,
     collections: Collections,
-    reading: Reading,
+    spans: Spans,
     linker: EntityLinker,
     access: Access,
 ) -> Answers:
     """The extractive composer always; each configured LLM model beside it."""
     config = settings.answers
-    composers: dict[str, Composer] = {EXTRACTIVE: ExtractiveComposer(search.embedders, linker)}
+    composers: dict[str, Composer] = {EXTRACTIVE: ExtractiveComposer(config.short_floor)}
     chat = _chat(config.llm)
     if chat is not None:
         generative = GenerativeComposer(chat, config.prompt_tokens)
         composers.update({model: generative for model in config.llm.models})
-    return Answers(search, collections, reading, linker, config, composers, access, chat)
+    return Answers(search, collections, spans, linker, config, composers, access, chat)
 
 
 def _chat(config: LlmSettings) -> ChatModel | None:

@@ -48,6 +48,7 @@ VARIABLES = (
     "TRELLIS_ANSWER_BUDGET_SECONDS",
     "TRELLIS_ANSWER_PROMPT_TOKENS",
     "TRELLIS_ANSWER_SUPPORT_OVERLAP",
+    "TRELLIS_ANSWER_SHORT_FLOOR",
     "TRELLIS_LLM_URL",
     "TRELLIS_LLM_MODELS",
     "TRELLIS_LLM_API_KEY",
@@ -132,6 +133,7 @@ class AnswerSettings:
     budget_seconds: float
     prompt_tokens: int
     support_overlap: float
+    short_floor: float  # the extractive reader's least confidence for a short answer
     llm: LlmSettings
 
 
@@ -244,6 +246,7 @@ def _answers(source: _Source) -> AnswerSettings:
         budget_seconds=source.number("TRELLIS_ANSWER_BUDGET_SECONDS", 45.0, 1.0, 600.0),
         prompt_tokens=source.integer("TRELLIS_ANSWER_PROMPT_TOKENS", 4000, 200, 200_000),
         support_overlap=source.number("TRELLIS_ANSWER_SUPPORT_OVERLAP", 0.5, 0.0, 1.0),
+        short_floor=source.number("TRELLIS_ANSWER_SHORT_FLOOR", 0.5, 0.0, 1.0),
         llm=llm,
     )
 

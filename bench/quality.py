@@ -30,7 +30,7 @@ from bench.ingestion import load
 from retrieval.request import Leg, Mode, SearchRequest
 from store.tenants import Tenant, ensure_tenant
 
-DATASETS = ("2wiki", "hotpotqa")
+DATASETS = ("2wiki", "hotpotqa", "squad")
 COLLECTION = "2wiki"
 
 

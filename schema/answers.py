@@ -130,7 +130,16 @@ class AnswerClaim:
 @strawberry.type
 class AnswerBrief:
     answer: str
-    short_answer: str | None
+    short_answer: str | None = strawberry.field(
+        description="The extractive model's answer span, given only when its reader thinks it"
+        " more likely right than wrong. The span reader reads English; in other languages the"
+        " best sentences are quoted, with the number or date a how-many or when question asks."
+    )
+    confidence: float | None = strawberry.field(
+        description="The extractive reader's probability, 0 to 1, that the short answer is"
+        " right (for a comparison, that of the less certain side's value); null from an LLM"
+        " or outside the reader's languages."
+    )
     settled: bool
     support: list[AnswerQuote]
     context: list[AnswerQuote]
@@ -142,6 +151,7 @@ class AnswerBrief:
         return cls(
             answer=brief.answer,
             short_answer=brief.short_answer,
+            confidence=brief.confidence,
             settled=brief.settled,
             support=[AnswerQuote.of(q) for q in brief.support],
             context=[AnswerQuote.of(q) for q in brief.context],

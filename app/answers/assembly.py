@@ -92,10 +92,11 @@ def _sources(mode: SourcesMode, sources: list[Source], cited: frozenset[str]) ->
 
 def _brief(text: str, draft: Draft, reason: str | None) -> Brief:
     if reason is not None:
-        return Brief(text, None, False, [], [], [], draft.gaps)
+        return Brief(text, None, None, False, [], [], [], draft.gaps)
     return Brief(
         answer=text,
         short_answer=draft.short_answer,
+        confidence=draft.confidence,
         settled=draft.settled,
         support=draft.support,
         context=draft.context,

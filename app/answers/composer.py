@@ -3,28 +3,33 @@ finally the rest of the draft (brief parts, usage). Claims are not yet verified.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Protocol
-from uuid import UUID
 
-from app.answers.question import Question
 from app.answers.request import Message
 from app.answers.results import Claim, Draft, Source
-from ingest.extraction import Named
+
+
+class Lookup(Protocol):
+    async def __call__(self, name: str) -> list[Source]:
+        """Passages of the documents titled with `name` in the collections answered from,
+        numbered on from the answer's sources and added to them, so a claim may cite them."""
+        ...
+
+
+async def _nowhere(name: str) -> list[Source]:
+    return []
 
 
 @dataclass(frozen=True)
 class ComposeContext:
-    question: Question
+    question: str
     sources: list[Source]
     language: str
-    embedding_model: str  # the first collection's: the extractive composer's similarities
     history: tuple[Message, ...] = ()
     model: str = "extractive"
-    # What ingest's entity model found in each source's chunk, in offsets into its text; a
-    # chunk not yet read by ingest is missing, and the composer runs the model itself.
-    named: Mapping[UUID, list[Named]] = field(default_factory=dict)
+    lookup: Lookup = _nowhere
 
 
 class Composer(Protocol):

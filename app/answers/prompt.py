@@ -49,7 +49,7 @@ def messages(context: ComposeContext, passages: list[Source]) -> list[ChatMessag
         ChatMessage(m.role.value.lower(), m.content) for m in context.history[-HISTORY_MESSAGES:]
     ]
     numbered = "\n\n".join(_passage(s) for s in passages)
-    question = ChatMessage("user", f"Passages:\n\n{numbered}\n\nQuestion: {context.question.text}")
+    question = ChatMessage("user", f"Passages:\n\n{numbered}\n\nQuestion: {context.question}")
     return [system, *earlier, question]
 
 

@@ -57,6 +57,7 @@ class Claim:
 class Brief:
     answer: str
     short_answer: str | None
+    confidence: float | None  # the extractive reader's; None from an LLM
     settled: bool
     support: list[Quote]
     context: list[Quote]
@@ -137,6 +138,7 @@ class Draft:
 
     claims: list[Claim] = field(default_factory=list)
     short_answer: str | None = None
+    confidence: float | None = None
     support: list[Quote] = field(default_factory=list)
     context: list[Quote] = field(default_factory=list)
     other_side: list[Quote] = field(default_factory=list)

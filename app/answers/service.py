@@ -18,7 +18,6 @@ from app.answers.composer import ComposeContext, Composer
 from app.answers.conversation import standalone
 from app.answers.language import Language, language_of
 from app.answers.prompt import CHARS_PER_TOKEN
-from app.answers.question import read_question
 from app.answers.quotes import verify_quotes
 from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy
 from app.answers.results import (
@@ -36,7 +35,6 @@ from app.answers.verification import apply_policy, check_claim
 from app.collections.service import Collection, Collections
 from app.collections.spans import Spans
 from app.errors import ErrorCode, TrellisError
-from app.knowledge.named import ChunkEntities
 from app.models.chat import ChatModel
 from app.search.linking import EntityLinker
 from app.search.service import Search
@@ -45,6 +43,7 @@ from app.tenancy.auth import Tenant
 from app.tenancy.preflight import ModelRun, Preflight
 from app.tenancy.principal import Principal, Scope
 from app.tenancy.usage import Charge, Consumed, Metering
+from ingest.titles import without_qualifier
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
 
@@ -76,15 +75,6 @@ class _Run:
 
 
 @dataclass(frozen=True)
-class Reading:
-    """What an answer reads back from the store beside search: its quotes' spans, and the
-    entities ingest found in its passages."""
-
-    spans: Spans
-    entities: ChunkEntities
-
-
-@dataclass(frozen=True)
 class Access:
     """The checks an answer passes before it runs, and the meter after."""
 
@@ -97,7 +87,7 @@ class Answers:
         self,
         search: Search,
         collections: Collections,
-        reading: Reading,
+        spans: Spans,
         linker: EntityLinker,
         settings: AnswerSettings,
         composers: dict[str, Composer],
@@ -106,7 +96,7 @@ class Answers:
     ) -> None:
         self._search = search
         self._collections = collections
-        self._reading = reading
+        self._spans = spans
         self._linker = linker
         self._settings = settings
         self._composers = composers
@@ -167,7 +157,7 @@ class Answers:
     ) -> AsyncIterator[AnswerEvent]:
         yield await self._retrieve(principal.tenant, run)
         run.composing = True
-        context = await self._context(principal.tenant, run, targets)
+        context = self._context(principal.tenant, run)
         draft = Draft(abstain_reason="NO_CONTEXT")
         async for item in composer.compose(context) if run.sources else _nothing():
             if isinstance(item, Draft):
@@ -227,24 +217,14 @@ class Answers:
         run.missing_legs = [leg.value for leg in outcome.missing_legs]
         return AnswerSources(run.sources, run.query_used, run.degraded, run.missing_legs)
 
-    async def _context(
-        self, tenant: Tenant, run: _Run, targets: list[Collection]
-    ) -> ComposeContext:
-        model = run.request.model or EXTRACTIVE
-        # Only the extractive composer reads the entities ingest found in its passages.
-        chunks = [s.hit.chunk_id for s in run.sources] if model == EXTRACTIVE else []
-        # Read after the sources are out: search has parsed the query by now (to link its
-        # entities), and the parse is kept.
-        extractor = self._linker.extractor
-        relative = await asyncio.to_thread(lambda: extractor().relative_words(run.query_used))
+    def _context(self, tenant: Tenant, run: _Run) -> ComposeContext:
         return ComposeContext(
-            question=read_question(run.query_used, relative),
+            question=run.query_used,
             sources=run.sources,
             language=run.language.code,
-            embedding_model=targets[0].embedding_model,
             history=run.request.history,
-            model=model,
-            named=await self._reading.entities.read(tenant, chunks),
+            model=run.request.model or EXTRACTIVE,
+            lookup=_Lookup(self._search, tenant, run),
         )
 
     async def _release(self, run: _Run, claim: Claim) -> AsyncIterator[AnswerEvent]:
@@ -268,7 +248,7 @@ class Answers:
             events.append(AnswerDelta(" ".join(c.text for c in run.claims)))
         elif run.policy is ClaimPolicy.ABSTAIN:
             events.extend(unsupported)
-        verified = await verify_quotes(self._reading.spans, principal.tenant, draft)
+        verified = await verify_quotes(self._spans, principal.tenant, draft)
         parts = AnswerParts(
             run.request,
             run.language,
@@ -315,3 +295,29 @@ def _checked_text(source: Source) -> str:
     the sources list shows and the prompt gives the model ("Picric acid — …" names the
     passage's own subject)."""
     return f"{source.hit.document.title}\n{source.hit.text}"
+
+
+@dataclass(frozen=True)
+class _Lookup:
+    """A composer's way to more passages: the documents titled with a name, searched for
+    in the collections the answer reads. What it finds joins the run's sources, numbered on,
+    so the claims that cite it are checked against it and the answer lists it."""
+
+    search: Search
+    tenant: Tenant
+    run: _Run
+    top_k: int = 3
+
+    async def __call__(self, name: str) -> list[Source]:
+        request = replace(self.run.request.search, query=name, top_k=self.top_k)
+        outcome = await self.search.search(self.tenant, request)
+        known = {s.hit.chunk_id for s in self.run.sources}
+        key = name.casefold()
+        hits = [
+            h for h in outcome.hits
+            if h.chunk_id not in known and without_qualifier(h.document.title).casefold() == key
+        ]
+        found = [Source(f"SRC:{len(self.run.sources) + i + 1:04d}", h) for i, h in enumerate(hits)]
+        self.run.sources.extend(found)
+        self.run.passages.update({s.ref: _checked_text(s) for s in found})
+        return found

@@ -54,14 +54,21 @@ class Bert:
     layers: list[Layer]
     heads: int
 
-    def encode(self, ids: NDArray[np.int64], mask: NDArray[np.float32]) -> Matrix:
+    def encode(
+        self,
+        ids: NDArray[np.int64],
+        mask: NDArray[np.float32],
+        type_ids: NDArray[np.int64] | None = None,
+    ) -> Matrix:
         """Hidden states (batch, tokens, hidden) for padded token ids and their 0/1 mask,
         zero at padding. Padding never passes through a dense layer: a batch of sentences of
-        mixed length is about half padding once padded to its longest."""
+        mixed length is about half padding once padded to its longest. Token types default
+        to 0 (one text); a pair of texts marks its second with 1."""
         batch, tokens = ids.shape
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :].astype(np.float32)
         layout = _Layout(batch, tokens, np.flatnonzero(mask.reshape(-1)), bias)
-        x = self.word[ids] + self.position[:tokens][None, :, :] + self.token_type[0]
+        types = self.token_type[0] if type_ids is None else self.token_type[type_ids]
+        x = self.word[ids] + self.position[:tokens][None, :, :] + types
         x = layer_norm(x.reshape(batch * tokens, -1)[layout.real], self.embed_norm)
         for layer in self.layers:
             x = self._layer(layer, x, layout)

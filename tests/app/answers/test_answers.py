@@ -20,7 +20,7 @@ pytestmark = pytest.mark.integration
 
 ANSWER = """query($input: AnswerInput!) { answer(input: $input) {
   text html language direction abstained abstainReason queryUsed degraded missingLegs
-  brief { answer shortAnswer settled gaps
+  brief { answer shortAnswer confidence settled gaps
     support { ref text verified span { documentId unit start end } }
     context { ref text verified } otherSide { ref text verified } }
   claims { text refs status reason }
@@ -75,6 +75,24 @@ def test_who_names_the_person_with_a_verified_quote(demo: tuple[GraphQLClient, s
     assert answer["verification"]["claimsSupported"] == answer["verification"]["claimsChecked"]
 
 
+@pytest.mark.parametrize(
+    ("question", "short", "path"),
+    [
+        ("Who reported the certificate failure?", "Harbor Freight Partners", "INC-2077.txt"),
+        ("What was the severity of INC-2077?", "SEV-3", "INC-2077.txt"),
+    ],
+)
+def test_the_reader_s_span_is_the_short_answer_with_its_confidence(
+    demo: tuple[GraphQLClient, str], question: str, short: str, path: str
+) -> None:
+    answer = ask(demo, question)
+    brief = answer["brief"]
+    assert brief["shortAnswer"] == short
+    assert 0.5 <= brief["confidence"] <= 1.0
+    cited = [s for s in answer["sources"] if s["cited"]]
+    assert cited[0]["document"]["path"].endswith(path)
+
+
 def test_how_many_gives_the_number(demo: tuple[GraphQLClient, str]) -> None:
     answer = ask(demo, "How many days of paid annual leave do full-time employees accrue?")
     assert "25" in (answer["brief"]["shortAnswer"] or "")
@@ -98,9 +116,12 @@ def test_hebrew_is_answered_in_hebrew_right_to_left(demo: tuple[GraphQLClient, s
     assert cited[0]["document"]["path"].endswith("leave-procedure-he.md")
 
 
-def test_japanese_is_answered_from_the_japanese_rules(demo: tuple[GraphQLClient, str]) -> None:
+def test_japanese_is_answered_outside_the_reader_s_languages(
+    demo: tuple[GraphQLClient, str],
+) -> None:
     answer = ask(demo, "正社員の年次有給休暇は何日ですか？")
     assert answer["language"] == "ja" and answer["direction"] == "LTR"
+    assert answer["brief"]["confidence"] is None
     assert "25" in (answer["brief"]["shortAnswer"] or "")
     assert "「" in answer["text"]
 

@@ -1,0 +1,161 @@
+"""The extractive engine: answers read from the passages by the span reader, with no LLM.
+Deterministic: the same passages and question give the same answer.
+
+1. A question that compares two things the passages are about reads a value for each side
+   and compares them (comparison.py).
+2. Otherwise the reader reads every passage with the question; the most probable span is
+   the short answer, its sentence the quote (drafting.py). When that span names another
+   document's subject, the reader reads that document with the question too: a bridge hop
+   (hops.py).
+3. In a language the reader was not trained on, the best sentences by shared terms are
+   quoted, with the number or date the question's own words ask for (fallback.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+from app.answers import labels
+from app.answers.composer import ComposeContext
+from app.answers.extractive import confidence, fallback, hops
+from app.answers.extractive.comparison import (
+    Comparison,
+    Side,
+    comparison_of,
+    first_wins,
+    same_value,
+    value_of,
+)
+from app.answers.extractive.drafting import cited, claim, draft_of
+from app.answers.extractive.passages import Passage, passages_of
+from app.answers.extractive.reader import LANGUAGES, Span, SpanReader, shared_reader
+from app.answers.results import Claim, Draft
+
+SIDE_PASSAGES = 3
+
+
+@dataclass(frozen=True)
+class _SideRead:
+    side: Side
+    span: Span  # passage index into all the passages
+    value: float | None
+
+
+class ExtractiveComposer:
+    def __init__(
+        self,
+        short_floor: float = confidence.SHORT_FLOOR,
+        reader: Callable[[], SpanReader] = shared_reader,
+    ) -> None:
+        self._short_floor = short_floor
+        self._reader = reader  # called on first use: loading the weights takes a second
+
+    async def compose(self, context: ComposeContext) -> AsyncIterator[Claim | Draft]:
+        draft = await self.draft(context)
+        for item in draft.claims:
+            yield item
+        yield draft
+
+    async def draft(self, context: ComposeContext) -> Draft:
+        passages = passages_of(context.sources)
+        if not passages:
+            return Draft(abstain_reason="NO_CONTEXT")
+        if context.language not in LANGUAGES:
+            return fallback.draft(context.question, passages, context.language)
+        comparison = comparison_of(context.question, [p.subject for p in passages])
+        if comparison is not None:
+            compared = await self._compare(context, comparison, passages)
+            if compared is not None:
+                return compared
+        spans = await self._read(context.question, passages)
+        spans, passages = await hops.follow(
+            context.question, spans, passages, self._read, context.lookup
+        )
+        return draft_of(spans, passages, context.language, self._short_floor)
+
+    async def _read(self, question: str, passages: list[Passage]) -> list[Span]:
+        reader = self._reader()
+        return await asyncio.to_thread(reader.read, question, [p.text for p in passages])
+
+    async def _compare(
+        self, context: ComposeContext, comparison: Comparison, passages: list[Passage]
+    ) -> Draft | None:
+        reads = [await self._side(context, comparison, s, passages) for s in comparison.sides]
+        first, second = reads
+        if first is None or second is None:
+            return None
+        short = _verdict(comparison, first, second, context.language)
+        if short is None:
+            return None
+        draft = _compared(short, (first, second), passages, context.language)
+        if (draft.confidence or 0.0) < self._short_floor:
+            draft.short_answer, draft.settled = None, False
+            draft.claims[0] = claim(cited(passages, first.span), None, context.language,
+                                    draft.claims[0].refs)
+        return draft
+
+    async def _side(
+        self, context: ComposeContext, comparison: Comparison, side: Side, passages: list[Passage]
+    ) -> _SideRead | None:
+        """The side's value, read in the passages about it with the question asked of it."""
+        about = _about(side, passages)
+        if not about:
+            return None
+        asked = comparison.question_for(context.question, side)
+        spans = await self._read(asked, [passages[i] for i in about])
+        for span in spans:
+            if span.probability < confidence.QUOTE_FLOOR:
+                break
+            value = value_of(span.text, comparison.order) if comparison.order else None
+            if comparison.order is None or value is not None:
+                whole = Span(about[span.passage], span.start, span.end, span.text,
+                             span.probability)
+                return _SideRead(side, whole, value)
+        return None
+
+
+def _about(side: Side, passages: list[Passage]) -> list[int]:
+    """The passages about a side: titled with it, else naming it."""
+    name = side.name.casefold()
+    titled = [i for i, p in enumerate(passages) if p.subject.casefold() == name]
+    naming = [i for i, p in enumerate(passages) if name in p.text.casefold() and i not in titled]
+    return [*titled, *naming][:SIDE_PASSAGES]
+
+
+def _verdict(
+    comparison: Comparison, first: _SideRead, second: _SideRead, language: str
+) -> str | None:
+    order = comparison.order
+    if order is not None:
+        if first.value is None or second.value is None:
+            return None
+        wins = first_wins(order, (first.value, second.value))
+    elif comparison.polar:
+        same = same_value(first.span.text, second.span.text)
+        return labels.label(language, "yes" if same else "no")
+    else:  # which side holds what the question asks: the one the reader is surer of
+        wins = first.span.probability >= second.span.probability
+    if comparison.polar:
+        return labels.label(language, "yes" if wins else "no")
+    return (first if wins else second).side.name
+
+
+def _compared(
+    short: str, reads: tuple[_SideRead, _SideRead], passages: list[Passage], language: str
+) -> Draft:
+    """Each side's sentence quoted; the first claim gives the verdict and cites both."""
+    quoted = [cited(passages, r.span) for r in reads]
+    refs = tuple(dict.fromkeys(q.passage.ref for q in quoted))
+    claims = [claim(quoted[0], short, language, refs)]
+    if quoted[1].sentence != quoted[0].sentence or quoted[1].passage.ref != refs[0]:
+        claims.append(claim(quoted[1], None, language))
+    sure = min(r.span.probability for r in reads)
+    return Draft(
+        claims=claims,
+        short_answer=short,
+        confidence=sure,
+        support=[q.passage.quote(q.sentence) for q in quoted],
+        settled=sure >= confidence.SETTLED,
+    )

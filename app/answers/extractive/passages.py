@@ -1,0 +1,54 @@
+"""The retrieved passages as the engine reads them: each source's text, where that text sits
+in its document, and the sentences a quote is cut from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from app.answers.results import Quote, QuoteSpan, Source
+from ingest.titles import without_qualifier
+from retrieval.sentences import Sentence, sentences
+
+
+@dataclass(frozen=True)
+class Passage:
+    source: Source
+
+    @property
+    def text(self) -> str:
+        return self.source.hit.text
+
+    @property
+    def ref(self) -> str:
+        return self.source.ref
+
+    @property
+    def subject(self) -> str:
+        """What its document is about by its title: "Kiss and Tell" of "Kiss and Tell (1945
+        film)"."""
+        return without_qualifier(self.source.hit.document.title)
+
+    @cached_property
+    def sentences(self) -> list[Sentence]:
+        return sentences(self.text)
+
+    def sentence_at(self, start: int, end: int) -> Sentence:
+        """The sentence holding characters start..end, or the sentences they run across
+        joined into one quote."""
+        inside = [s for s in self.sentences if s.end > start and s.start < end]
+        if not inside:
+            return Sentence(start, end, self.text[start:end])
+        first, last = inside[0].start, inside[-1].end
+        return Sentence(first, last, self.text[first:last])
+
+    def quote(self, sentence: Sentence) -> Quote:
+        offset = next((s.start for s in self.source.hit.spans if s.unit == "CHARS"), 0)
+        span = QuoteSpan(
+            self.source.hit.document.id, "CHARS", offset + sentence.start, offset + sentence.end
+        )
+        return Quote(self.ref, sentence.text, span)
+
+
+def passages_of(sources: list[Source]) -> list[Passage]:
+    return [Passage(s) for s in sources if s.hit.text.strip()]

@@ -1,0 +1,164 @@
+"""The span reader: MiniLM fine-tuned on SQuAD v1.1 to point at an answer's first and last
+token in a passage read with the question, run in numpy.
+
+Trained by `python -m training.reader.train` (see weights/README.md). Each window of a
+passage gives a distribution over where the answer starts and one over where it ends, with
+[CLS] standing for "no answer in this window" in both. A span's probability is the product
+of its start's and its end's, so it is the model's own estimate that this window holds this
+answer; the engine calibrates nothing beyond it (bench/RESULTS.md reports how well it holds).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+from safetensors.numpy import load_file
+from tokenizers import Tokenizer
+
+from app.answers.extractive.windows import (
+    Window,
+    passage_encoding,
+    question_ids,
+    windows,
+)
+from app.models._bert import Bert, load_bert
+from app.models.minilm import bundled_model_dir, load_tokenizer
+
+WEIGHTS = Path(__file__).parent / "weights" / "reader.safetensors"
+LANGUAGES = frozenset({"en"})  # what the reader was trained on: English SQuAD
+MAX_ANSWER_TOKENS = 30
+SPANS_PER_WINDOW = 5
+BATCH = 8
+
+
+@dataclass(frozen=True)
+class Span:
+    """A candidate answer: characters start..end of passage `passage`."""
+
+    passage: int
+    start: int
+    end: int
+    text: str
+    probability: float
+
+
+@dataclass(frozen=True)
+class _Head:
+    weight: NDArray[np.float32]  # (hidden, 2): start and end
+    bias: NDArray[np.float32]
+
+
+class SpanReader:
+    def __init__(self, weights: Path = WEIGHTS) -> None:
+        folder = bundled_model_dir()
+        tensors = {k: v.astype(np.float32) for k, v in load_file(str(weights)).items()}
+        # The word table stayed frozen in training: it is the embedder's own.
+        words = load_file(str(folder / "model.safetensors"))["embeddings.word_embeddings.weight"]
+        tensors["embeddings.word_embeddings.weight"] = words
+        config = json.loads((folder / "config.json").read_text())
+        self._bert: Bert = load_bert(
+            tensors, layers=config["num_hidden_layers"], heads=config["num_attention_heads"]
+        )
+        self._head = _Head(
+            np.ascontiguousarray(tensors["qa_outputs.weight"].T), tensors["qa_outputs.bias"]
+        )
+        self._tokenizer: Tokenizer = load_tokenizer(folder)
+        self._marks = (_token(self._tokenizer, "[CLS]"), _token(self._tokenizer, "[SEP]"))
+
+    def read(self, question: str, passages: Sequence[str]) -> list[Span]:
+        """The best spans of every passage, most probable first."""
+        asked = question_ids(self._tokenizer, question)
+        pieces = [
+            (index, window)
+            for index, text in enumerate(passages)
+            for window in windows(asked, passage_encoding(self._tokenizer, text), *self._marks)
+        ]
+        logits = self._logits([w for _, w in pieces])
+        found = [
+            span
+            for (index, window), scores in zip(pieces, logits, strict=True)
+            for span in _spans(window, scores, index, passages[index])
+        ]
+        return sorted(found, key=lambda s: -s.probability)
+
+    def _logits(self, pieces: list[Window]) -> list[NDArray[np.float32]]:
+        """Log-probabilities (tokens, 2) of each window's start and end."""
+        order = sorted(range(len(pieces)), key=lambda i: len(pieces[i].ids))
+        out: list[NDArray[np.float32]] = [np.empty((0, 2), np.float32)] * len(pieces)
+        for at in range(0, len(order), BATCH):
+            rows = order[at : at + BATCH]
+            for row, scores in zip(rows, self._batch([pieces[i] for i in rows]), strict=True):
+                out[row] = scores
+        return out
+
+    def _batch(self, pieces: list[Window]) -> list[NDArray[np.float32]]:
+        width = max(len(p.ids) for p in pieces)
+        ids = np.zeros((len(pieces), width), np.int64)
+        types = np.zeros((len(pieces), width), np.int64)
+        mask = np.zeros((len(pieces), width), np.float32)
+        for row, piece in enumerate(pieces):
+            ids[row, : len(piece.ids)] = piece.ids
+            types[row, : len(piece.ids)] = piece.type_ids
+            mask[row, : len(piece.ids)] = 1.0
+        hidden = self._bert.encode(ids, mask, types)
+        scores = hidden @ self._head.weight + self._head.bias
+        return [_log_softmax(scores[row], piece) for row, piece in enumerate(pieces)]
+
+
+def _token(tokenizer: Tokenizer, text: str) -> int:
+    found = tokenizer.token_to_id(text)
+    assert found is not None, f"the tokenizer has no {text}"
+    return found
+
+
+def _log_softmax(scores: NDArray[np.float32], piece: Window) -> NDArray[np.float32]:
+    """Over [CLS] and the passage's tokens, as in training."""
+    allowed = np.full(scores.shape[0], False)
+    allowed[0] = True
+    allowed[piece.first : len(piece.ids) - 1] = True
+    masked = np.where(allowed[:, None], scores, np.float32(-1e9))
+    top = masked.max(axis=0, keepdims=True)
+    total = np.log(np.exp(masked - top).sum(axis=0, keepdims=True)) + top
+    result: NDArray[np.float32] = (masked - total).astype(np.float32)
+    return result
+
+
+def _spans(window: Window, scores: NDArray[np.float32], index: int, text: str) -> list[Span]:
+    """The window's most probable spans of at most MAX_ANSWER_TOKENS tokens."""
+    first, last = window.first, len(window.ids) - 2
+    start, end = scores[first : last + 1, 0], scores[first : last + 1, 1]
+    joint = start[:, None] + end[None, :]
+    size = joint.shape[0]
+    offsets = np.arange(size)
+    allowed = (offsets[None, :] >= offsets[:, None]) & (
+        offsets[None, :] - offsets[:, None] < MAX_ANSWER_TOKENS
+    )
+    joint = np.where(allowed, joint, -np.inf)
+    best = np.argsort(joint, axis=None)[::-1][:SPANS_PER_WINDOW]
+    found = []
+    for flat in best:
+        i, j = divmod(int(flat), size)
+        a, b = _whole_words(text, *window.char_span(first + i, first + j))
+        found.append(Span(index, a, b, text[a:b], float(np.exp(joint[i, j]))))
+    return found
+
+
+def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span widened to whole words: a word piece never starts or ends an answer."""
+    while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+        start -= 1
+    while end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
+        end += 1
+    return start, end
+
+
+@cache
+def shared_reader() -> SpanReader:
+    """One reader per process: loading it reads 22 MB of weights."""
+    return SpanReader()

@@ -1,0 +1,62 @@
+"""Comparisons: the sides a question sets side by side, and how two read values compare."""
+
+from __future__ import annotations
+
+from app.answers.extractive.comparison import (
+    Order,
+    comparison_of,
+    first_wins,
+    number_of,
+    same_value,
+    value_of,
+)
+
+
+def test_the_sides_are_the_documents_subjects_the_question_names() -> None:
+    question = "Which bridge opened first, Kettle Span or the Orrin Viaduct?"
+    found = comparison_of(question, ["Orrin Viaduct", "Kettle Span", "Harbour"])
+    assert found is not None
+    assert [s.name for s in found.sides] == ["Kettle Span", "Orrin Viaduct"]
+    assert found.order is Order.EARLIER and not found.polar
+
+
+def test_two_phrases_an_or_joins_at_the_end_are_the_sides_when_no_title_matches() -> None:
+    found = comparison_of("Which happened later, the flood or the fire?", [])
+    assert found is not None
+    assert [s.name for s in found.sides] == ["the flood", "the fire"]
+    assert found.order is Order.LATER
+
+
+def test_a_question_opening_with_an_auxiliary_is_answered_yes_or_no() -> None:
+    found = comparison_of("Are Kettle Span and Orrin Viaduct in the same county?",
+                          ["Kettle Span", "Orrin Viaduct"])
+    assert found is not None and found.polar and found.order is None
+
+
+def test_two_subjects_named_without_a_choice_or_a_yes_no_are_no_comparison() -> None:
+    assert comparison_of("Who built Kettle Span near Orrin Viaduct?",
+                         ["Kettle Span", "Orrin Viaduct"]) is None
+
+
+def test_the_question_asked_of_a_side_names_that_side_alone() -> None:
+    found = comparison_of("Which opened first, Kettle Span or Orrin Viaduct?",
+                          ["Kettle Span", "Orrin Viaduct"])
+    assert found is not None
+    second = found.sides[1]
+    assert found.question_for("Which opened first, Kettle Span or Orrin Viaduct?", second) == (
+        "Which opened first, Orrin Viaduct?"
+    )
+
+
+def test_dates_compare_by_day_and_numbers_by_size() -> None:
+    earlier, later = value_of("3 March 1902", Order.EARLIER), value_of("1902", Order.EARLIER)
+    assert earlier is not None and later is not None
+    assert first_wins(Order.LATER, (earlier, later))  # a year alone counts from its start
+    assert value_of("no date here", Order.EARLIER) is None
+    assert number_of("1,250 seats") == 1250.0 and number_of("2.5 million people") == 2.5e6
+    assert first_wins(Order.MORE, (12.0, 3.0)) and first_wins(Order.LESS, (3.0, 12.0))
+
+
+def test_values_agree_when_the_shorter_one_s_words_are_the_other_s() -> None:
+    assert same_value("American", "an American")
+    assert not same_value("French", "German")

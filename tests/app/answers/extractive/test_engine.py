@@ -1,0 +1,99 @@
+"""The extractive engine on small corpora written for it: the shipped reader, no databases.
+
+The sources are built in memory (tests/app/answers/extractive/_sources.py); the answers
+service's own tests (tests/app/answers/test_answers.py) run the same engine through GraphQL
+on real databases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from app.answers.composer import ComposeContext, Lookup
+from app.answers.extractive.engine import ExtractiveComposer
+from app.answers.results import Draft, Source
+from tests.app.answers.extractive._sources import source, sources
+
+MILLS = sources(
+    ("Orrin Mill", "Orrin Mill is a former cotton mill in Marrow County. It was founded in 1861 "
+     "by the engineer Tobias Crane, and it closed in 1954 after a fire."),
+    ("Kettle Works", "Kettle Works is an ironworks in Marrow County. It was founded in 1879 by "
+     "Hester Vale, who ran it until her death."),
+    ("River Lune", "The Lune rises in the fells and reaches the sea below the old quay."),
+)
+
+
+async def draft(
+    question: str, found: list[Source], language: str = "en", lookup: Lookup | None = None
+) -> Draft:
+    context = ComposeContext(question, found, language)
+    return await ExtractiveComposer().draft(replace(context, lookup=lookup or context.lookup))
+
+
+async def test_the_best_span_is_the_short_answer_quoted_in_its_sentence() -> None:
+    answer = await draft("Who founded Orrin Mill?", MILLS)
+    assert answer.short_answer == "Tobias Crane"
+    assert answer.confidence is not None and answer.confidence >= 0.5
+    [quote] = answer.support
+    assert quote.ref == "SRC:0001" and "founded in 1861" in quote.text
+    assert MILLS[0].hit.text[quote.span.start : quote.span.end] == quote.text
+    assert answer.claims[0].text.startswith("Tobias Crane — “")
+    assert answer.claims[0].text.endswith("[[SRC:0001]]")
+
+
+async def test_a_question_no_passage_answers_gets_no_short_answer() -> None:
+    answer = await draft("What colour are the delivery vans painted?", MILLS)
+    assert answer.short_answer is None
+    assert not answer.settled
+
+
+async def test_no_passages_abstain() -> None:
+    answer = await draft("Who founded Orrin Mill?", [])
+    assert answer.abstain_reason == "NO_CONTEXT" and not answer.claims
+
+
+async def test_which_came_first_reads_a_date_for_each_side_and_cites_both() -> None:
+    answer = await draft("Which was founded first, Kettle Works or Orrin Mill?", MILLS)
+    assert answer.short_answer == "Orrin Mill"
+    assert answer.claims[0].refs == ("SRC:0002", "SRC:0001")
+    assert {q.ref for q in answer.support} == {"SRC:0001", "SRC:0002"}
+
+
+async def test_a_yes_no_comparison_compares_the_two_values_read() -> None:
+    answer = await draft("Are Kettle Works and Orrin Mill in the same county?", MILLS)
+    assert answer.short_answer == "yes"
+
+
+async def test_a_bridge_the_best_span_names_is_looked_up_and_read() -> None:
+    film = source("The Lantern Gate", "The Lantern Gate is a 1931 drama film directed by "
+                  "Ada Ray and starring Colm Hale.")
+    director = source("Ada Ray", "Ada Ray (1890 – 1960) was an English film director. She was "
+                      "born in Whitby, and she began as a set painter.", rank=2)
+    asked: list[str] = []
+
+    async def lookup(name: str) -> list[Source]:
+        asked.append(name)
+        return [director] if name == "Ada Ray" else []
+
+    answer = await draft("Where was the director of The Lantern Gate born?", [film], lookup=lookup)
+    assert asked == ["Ada Ray"]
+    assert answer.short_answer == "Whitby"
+    assert answer.support[0].ref == "SRC:0002"
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [("כמה ימי חופשה צובר עובד?", "he"), ("休暇は何日ですか？", "ja")],
+)
+async def test_outside_the_reader_s_languages_the_best_sentence_and_its_count_answer(
+    question: str, language: str
+) -> None:
+    found = sources(
+        ("he", "עובד במשרה מלאה צובר 25 ימי חופשה בשנה."),
+        ("ja", "第3条 正社員は、毎年25日の休暇を取得できる。"),
+    )
+    answer = await draft(question, found, language)
+    assert answer.short_answer == "25"
+    assert answer.support and answer.confidence is None

@@ -1,0 +1,87 @@
+"""Training examples for the span reader from SQuAD v1.1's JSON format.
+
+Each question is read with its own paragraph (the answer's tokens are the target) and, for a
+share of questions, with another paragraph of the same article (the target is [CLS]: "no
+answer here"). At run time the reader reads every retrieved passage, most of which do not
+hold the answer, so it must learn to say so; a paragraph on the same subject is the hard case.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from tokenizers import Tokenizer
+
+from app.answers.extractive.windows import Window, passage_encoding, question_ids, windows
+
+
+@dataclass(frozen=True)
+class Example:
+    ids: list[int]
+    type_ids: list[int]
+    start: int  # target token indexes; 0 ([CLS]) when the window holds no answer
+    end: int
+
+
+@dataclass(frozen=True)
+class _Question:
+    text: str
+    paragraph: int
+    answer_start: int
+    answer_text: str
+
+
+def load_squad(path: Path) -> tuple[list[str], list[int], list[_Question]]:
+    """Paragraph texts, each paragraph's article index, and the questions."""
+    paragraphs: list[str] = []
+    articles: list[int] = []
+    questions: list[_Question] = []
+    for article_index, article in enumerate(json.loads(path.read_text())["data"]):
+        for paragraph in article["paragraphs"]:
+            paragraphs.append(paragraph["context"])
+            articles.append(article_index)
+            for qa in paragraph["qas"]:
+                answer = qa["answers"][0]
+                questions.append(
+                    _Question(qa["question"], len(paragraphs) - 1, answer["answer_start"],
+                              answer["text"])
+                )
+    return paragraphs, articles, questions
+
+
+def build_examples(
+    path: Path, tokenizer: Tokenizer, negatives: float, seed: int
+) -> list[Example]:
+    paragraphs, articles, questions = load_squad(path)
+    encodings = [passage_encoding(tokenizer, text) for text in paragraphs]
+    by_article: dict[int, list[int]] = {}
+    for index, article in enumerate(articles):
+        by_article.setdefault(article, []).append(index)
+    cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+    rng = random.Random(seed)
+    examples: list[Example] = []
+    for q in questions:
+        asked = question_ids(tokenizer, q.text)
+        span = (q.answer_start, q.answer_start + len(q.answer_text))
+        for window in windows(asked, encodings[q.paragraph], cls, sep):
+            examples.append(_target(window, span))
+        if rng.random() < negatives:
+            other = rng.choice([p for p in by_article[articles[q.paragraph]] if p != q.paragraph])
+            for window in windows(asked, encodings[other], cls, sep):
+                examples.append(Example(window.ids, window.type_ids, 0, 0))
+    rng.shuffle(examples)
+    return examples
+
+
+def _target(window: Window, span: tuple[int, int]) -> Example:
+    inside = [
+        i for i, (a, b) in enumerate(window.offsets) if b > span[0] and a < span[1]
+    ]
+    whole = inside and window.offsets[0][0] <= span[0] and window.offsets[-1][1] >= span[1]
+    if not whole:
+        return Example(window.ids, window.type_ids, 0, 0)
+    return Example(window.ids, window.type_ids, window.first + inside[0],
+                   window.first + inside[-1])
