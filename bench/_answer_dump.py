@@ -2,8 +2,8 @@
 line per question: what bench/answers.py scores.
 
 Kept to what both answer engines' code has, so the same file runs today's reader in the
-project and the hand-written composer it replaced in a worktree of the tag
-`composer-rules`, on the same kept databases:
+project and the hand-written composer it replaced in a worktree of its last commit
+(bench/answers.py's RULES_COMMIT), on the same kept databases:
 
     PYTHONPATH=WORKTREE python bench/_answer_dump.py DATASET OUT.jsonl --keep DIR [--questions N]
 """

@@ -5,7 +5,7 @@ Run with `make bench-answers` or `.venv/bin/python -m bench.answers [--dataset N
 [--questions N] [--keep DIR] [--engine reader|rules]`. Each question is answered through the
 answers service's stream (the generator `answerStream` serves), topK 8, by
 bench/_answer_dump.py: in this process for the reader, and for the replaced composer in a
-git worktree of the tag `composer-rules` (made on first use under .data/), on the same kept
+git worktree of its last commit (made on first use under .data/composer-rules), on the same kept
 databases. Reported per dataset and engine, by question type:
 
 - `shortAnswer` exact match and token F1 (SQuAD normalisation, best over the gold answer's
@@ -33,12 +33,15 @@ import statistics
 import string
 import subprocess
 import sys
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from app.answers.extractive.confidence import SHORT_FLOOR
+from app.answers.extractive.reader import shared_reader
+from app.models.minilm import MiniLM
 from app.settings import PROJECT_ROOT
 from bench import _answer_dump
 from bench._timing import p50_p95
@@ -47,7 +50,8 @@ from bench.quality import questions
 
 DATASETS = ("squad", "2wiki", "hotpotqa")
 ENGINES = ("reader", "rules")
-TAG = "composer-rules"
+# The last commit of the hand-written composer (also tagged composer-rules where tags travel).
+RULES_COMMIT = "5d711ae30a8cca405a5786aff769c6afafe2456b"
 BINS = 10
 
 
@@ -140,12 +144,10 @@ def scored(dataset: str, dump: Path, limit: int | None) -> Figures:
 
 def answer_rules(dataset: str, out: Path, keep: Path, limit: int | None) -> None:
     """The replaced composer's answers, from a worktree of its tag."""
-    worktree = PROJECT_ROOT / ".data" / TAG
+    worktree = PROJECT_ROOT / ".data" / "composer-rules"
     if not worktree.exists():
-        subprocess.run(
-            ["git", "-C", str(PROJECT_ROOT), "worktree", "add", "--detach", str(worktree), TAG],
-            check=True,
-        )
+        git = ["git", "-C", str(PROJECT_ROOT), "worktree", "add", "--detach"]
+        subprocess.run([*git, str(worktree), RULES_COMMIT], check=True)
     command = [sys.executable, str(Path(_answer_dump.__file__)), dataset, str(out)]
     command += ["--keep", str(keep.resolve())] + (["--questions", str(limit)] if limit else [])
     env = {**os.environ, "PYTHONPATH": str(worktree)}
@@ -155,6 +157,26 @@ def answer_rules(dataset: str, out: Path, keep: Path, limit: int | None) -> None
 def answer_reader(dataset: str, out: Path, keep: Path, limit: int | None) -> None:
     env = {"TRELLIS_ANSWER_SHORT_FLOOR": "0"}
     asyncio.run(_answer_dump.dump(dataset, out, keep, limit, env))
+
+
+def reader_speed(dataset: str, passages: int = 64) -> None:
+    """The reader's milliseconds a passage, each read alone with a question of the set,
+    beside the embedder embedding the same passage (both numpy MiniLM, so the ratio is the
+    reader's extra cost: the question in the window, and the span search)."""
+    texts = [p["text"] for p in load(passages, dataset)]
+    asked = [item["question"] for item in questions(dataset, passages)]
+    reader, embedder = shared_reader(), MiniLM()
+    reader.read(asked[0], texts[:1])
+    started = time.perf_counter()
+    for question, text in zip(asked, texts, strict=False):
+        reader.read(question, [text])
+    read_ms = (time.perf_counter() - started) * 1000 / len(texts)
+    started = time.perf_counter()
+    for text in texts:
+        embedder.embed([text], truncate=True)
+    embed_ms = (time.perf_counter() - started) * 1000 / len(texts)
+    print(f"- reader: {read_ms:.1f} ms a passage; the embedder on the same passages "
+          f"{embed_ms:.1f} ms ({read_ms / embed_ms:.2f}x)")
 
 
 def report(dataset: str, engine: str, figures: Figures) -> None:
@@ -172,6 +194,7 @@ def report(dataset: str, engine: str, figures: Figures) -> None:
     _times(figures)
     if figures.graded:
         _calibration(figures.graded)
+        reader_speed(dataset)
 
 
 def _row(name: str, t: Tally) -> None:

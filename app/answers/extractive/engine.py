@@ -28,7 +28,8 @@ from app.answers.extractive.comparison import (
     same_value,
     value_of,
 )
-from app.answers.extractive.drafting import cited, claim, draft_of
+from app.answers.extractive.drafting import Cited, claim, draft_of
+from app.answers.extractive.hops import Reading
 from app.answers.extractive.passages import Passage, passages_of
 from app.answers.extractive.reader import LANGUAGES, Span, SpanReader, shared_reader
 from app.answers.results import Claim, Draft
@@ -39,8 +40,13 @@ SIDE_PASSAGES = 3
 @dataclass(frozen=True)
 class _SideRead:
     side: Side
-    span: Span  # passage index into all the passages
+    span: Span
+    passage: Passage  # the span's
     value: float | None
+
+    @property
+    def cited(self) -> Cited:
+        return Cited(self.passage, self.passage.sentence_at(self.span.start, self.span.end))
 
 
 class ExtractiveComposer:
@@ -69,11 +75,9 @@ class ExtractiveComposer:
             compared = await self._compare(context, comparison, passages)
             if compared is not None:
                 return compared
-        spans = await self._read(context.question, passages)
-        spans, passages = await hops.follow(
-            context.question, spans, passages, self._read, context.lookup
-        )
-        return draft_of(spans, passages, context.language, self._short_floor)
+        first = Reading(await self._read(context.question, passages), passages)
+        read = await hops.follow(context.question, first, self._read, context.lookup, [])
+        return draft_of(read.spans, read.passages, context.language, self._short_floor)
 
     async def _read(self, question: str, passages: list[Passage]) -> list[Span]:
         reader = self._reader()
@@ -89,11 +93,10 @@ class ExtractiveComposer:
         short = _verdict(comparison, first, second, context.language)
         if short is None:
             return None
-        draft = _compared(short, (first, second), passages, context.language)
+        draft = _compared(short, (first, second), context.language)
         if (draft.confidence or 0.0) < self._short_floor:
             draft.short_answer, draft.settled = None, False
-            draft.claims[0] = claim(cited(passages, first.span), None, context.language,
-                                    draft.claims[0].refs)
+            draft.claims[0] = claim(first.cited, None, context.language, draft.claims[0].refs)
         return draft
 
     async def _side(
@@ -104,23 +107,22 @@ class ExtractiveComposer:
         if not about:
             return None
         asked = comparison.question_for(context.question, side)
-        spans = await self._read(asked, [passages[i] for i in about])
-        for span in spans:
+        first = Reading(await self._read(asked, about), about)
+        read = await hops.follow(asked, first, self._read, context.lookup, passages)
+        for span in read.spans:
             if span.probability < confidence.QUOTE_FLOOR:
                 break
             value = value_of(span.text, comparison.order) if comparison.order else None
             if comparison.order is None or value is not None:
-                whole = Span(about[span.passage], span.start, span.end, span.text,
-                             span.probability)
-                return _SideRead(side, whole, value)
+                return _SideRead(side, span, read.passages[span.passage], value)
         return None
 
 
-def _about(side: Side, passages: list[Passage]) -> list[int]:
+def _about(side: Side, passages: list[Passage]) -> list[Passage]:
     """The passages about a side: titled with it, else naming it."""
     name = side.name.casefold()
-    titled = [i for i, p in enumerate(passages) if p.subject.casefold() == name]
-    naming = [i for i, p in enumerate(passages) if name in p.text.casefold() and i not in titled]
+    titled = [p for p in passages if p.subject.casefold() == name]
+    naming = [p for p in passages if name in p.text.casefold() and p.subject.casefold() != name]
     return [*titled, *naming][:SIDE_PASSAGES]
 
 
@@ -142,11 +144,9 @@ def _verdict(
     return (first if wins else second).side.name
 
 
-def _compared(
-    short: str, reads: tuple[_SideRead, _SideRead], passages: list[Passage], language: str
-) -> Draft:
+def _compared(short: str, reads: tuple[_SideRead, _SideRead], language: str) -> Draft:
     """Each side's sentence quoted; the first claim gives the verdict and cites both."""
-    quoted = [cited(passages, r.span) for r in reads]
+    quoted = [r.cited for r in reads]
     refs = tuple(dict.fromkeys(q.passage.ref for q in quoted))
     claims = [claim(quoted[0], short, language, refs)]
     if quoted[1].sentence != quoted[0].sentence or quoted[1].passage.ref != refs[0]:

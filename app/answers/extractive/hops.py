@@ -1,13 +1,16 @@
-"""Bridge hops: when the best span names a document the passages do not include ("directed
-by Ada Ray", and no passage about Ada Ray was retrieved), that document's passages are
-looked up and read with the question, and every span competes again. A question about the
-bridge itself ("who directed X?") keeps the bridge: the new passage rarely answers it
-better. One about something of the bridge's ("where was the director of X born?") is
-answered in the bridge's own passage."""
+"""Bridge hops: when the best span names a document that was not read with the question
+("directed by Ada Ray", and no passage about Ada Ray was read), that document's passages
+are read with the question, and every span competes again. They come from the other
+retrieved passages, else from a lookup of the name in the collections answered from.
+
+A question about the bridge itself ("who directed X?") keeps the bridge: the new passage
+rarely answers it better. One about something of the bridge's ("where was the director of
+X born?") is answered in the bridge's own passage."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from app.answers.composer import Lookup
 from app.answers.extractive import confidence
@@ -17,22 +20,37 @@ from app.answers.extractive.reader import Span
 Read = Callable[[str, list[Passage]], Awaitable[list[Span]]]
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What a read saw: its spans, most probable first, and the passages they index."""
+
+    spans: list[Span]
+    passages: list[Passage]
+
+
 async def follow(
-    question: str, spans: list[Span], passages: list[Passage], read: Read, lookup: Lookup
-) -> tuple[list[Span], list[Passage]]:
-    """The spans and passages after one hop from the best span, if it leads anywhere new."""
+    question: str, reading: Reading, read: Read, lookup: Lookup, elsewhere: list[Passage]
+) -> Reading:
+    """The reading after one hop from its best span, if that leads anywhere new."""
+    spans, passages = reading.spans, reading.passages
     if not spans or spans[0].probability < confidence.QUOTE_FLOOR:
-        return spans, passages
-    bridge = spans[0].text.strip()
-    if any(p.subject.casefold() == bridge.casefold() for p in passages):
-        return spans, passages  # its passage was read already
-    known = {p.source.hit.chunk_id for p in passages}
-    found = [Passage(s) for s in await lookup(bridge) if s.hit.chunk_id not in known]
+        return reading
+    bridge = spans[0].text.strip().casefold()
+    if any(p.subject.casefold() == bridge for p in passages):
+        return reading  # its passage was read already
+    read_already = {p.source.hit.chunk_id for p in passages}
+    found = [
+        p for p in elsewhere
+        if p.subject.casefold() == bridge and p.source.hit.chunk_id not in read_already
+    ]
     if not found:
-        return spans, passages
-    read_there = await read(question, found)
-    moved = [_moved(s, len(passages)) for s in read_there]
-    return sorted([*spans, *moved], key=lambda s: -s.probability), [*passages, *found]
+        known = read_already | {p.source.hit.chunk_id for p in elsewhere}
+        found = [Passage(s) for s in await lookup(spans[0].text.strip())]
+        found = [p for p in found if p.source.hit.chunk_id not in known]
+    if not found:
+        return reading
+    moved = [_moved(s, len(passages)) for s in await read(question, found)]
+    return Reading(sorted([*spans, *moved], key=lambda s: -s.probability), [*passages, *found])
 
 
 def _moved(span: Span, by: int) -> Span:
