@@ -34,20 +34,20 @@ def draft_of(
     spans: list[Span], passages: list[Passage], language: str, short_floor: float
 ) -> Draft:
     """The answer the spans give, most probable first; no answer when none is worth it."""
-    if not spans or spans[0].probability < confidence.QUOTE_FLOOR:
+    if not spans or spans[0].confidence < confidence.QUOTE_FLOOR:
         return Draft(abstain_reason="NO_CONTEXT")
     best = spans[0]
-    short = best.text.strip() if best.probability >= short_floor else None
+    short = best.text.strip() if best.confidence >= short_floor else None
     answer = cited(passages, best)
     rivals = _rivals(spans, best)
     draft = Draft(
         claims=[claim(answer, short, language)],
         short_answer=short,
-        confidence=best.probability,
+        confidence=best.confidence,
         support=[_quote(answer)],
         context=[_quote(c) for c in _context(spans, passages, answer)],
         other_side=[_quote(cited(passages, r)) for r in rivals],
-        settled=best.probability >= confidence.SETTLED and not rivals,
+        settled=best.confidence >= confidence.SETTLED and not rivals,
     )
     if short is None:
         draft.gaps.append(labels.label(language, "unsure"))
@@ -72,9 +72,8 @@ def _rivals(spans: list[Span], best: Span) -> list[Span]:
     """The most probable different answer, when it comes close to the best."""
     key = _key(best.text)
     for span in spans[1:]:
-        if span.probability < confidence.RIVAL_SHARE * best.probability:
-            return []
-        if _key(span.text) and not _overlaps(_key(span.text), key):
+        close = span.confidence >= confidence.RIVAL_SHARE * best.confidence
+        if close and _key(span.text) and not _overlaps(_key(span.text), key):
             return [span]
     return []
 
@@ -85,7 +84,7 @@ def _context(spans: list[Span], passages: list[Passage], answer: Cited) -> list[
     found = []
     for span in spans[1:]:
         passage = passages[span.passage]
-        if passage.ref in seen or span.probability < confidence.QUOTE_FLOOR:
+        if passage.ref in seen or span.confidence < confidence.QUOTE_FLOOR:
             continue
         seen.add(passage.ref)
         found.append(cited(passages, span))

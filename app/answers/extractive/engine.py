@@ -32,6 +32,7 @@ from app.answers.extractive.drafting import Cited, claim, draft_of
 from app.answers.extractive.hops import Reading
 from app.answers.extractive.passages import Passage, passages_of
 from app.answers.extractive.reader import LANGUAGES, Span, SpanReader, shared_reader
+from app.answers.extractive.relevance import relevance, weighed
 from app.answers.results import Claim, Draft
 
 SIDE_PASSAGES = 3
@@ -75,17 +76,32 @@ class ExtractiveComposer:
             compared = await self._compare(context, comparison, passages)
             if compared is not None:
                 return compared
-        first = Reading(await self._read(context.question, passages), passages)
-        read = await hops.follow(context.question, first, self._read, context.lookup, [])
+        read = await hops.follow(
+            context.question,
+            await self._first(context.question, passages),
+            self._read,
+            context.lookup,
+            [],
+        )
         return draft_of(read.spans, read.passages, context.language, self._short_floor)
 
-    async def _read(self, question: str, passages: list[Passage]) -> list[Span]:
+    async def _first(self, question: str, passages: list[Passage]) -> Reading:
+        weights = relevance(question, passages)
+        return Reading(await self._read(question, passages, weights), passages, weights)
+
+    async def _read(
+        self, question: str, passages: list[Passage], weights: list[float]
+    ) -> list[Span]:
         reader = self._reader()
-        return await asyncio.to_thread(reader.read, question, [p.text for p in passages])
+        spans = await asyncio.to_thread(reader.read, question, [p.text for p in passages])
+        return weighed(spans, weights)
 
     async def _compare(
         self, context: ComposeContext, comparison: Comparison, passages: list[Passage]
     ) -> Draft | None:
+        """The verdict of two values read, whenever both are: the reader's confidence in a
+        value of a kind it was not asked for outright ("which came first?") says little of
+        whether the verdict is right, so it settles the answer but gives no floor."""
         reads = [await self._side(context, comparison, s, passages) for s in comparison.sides]
         first, second = reads
         if first is None or second is None:
@@ -93,11 +109,7 @@ class ExtractiveComposer:
         short = _verdict(comparison, first, second, context.language)
         if short is None:
             return None
-        draft = _compared(short, (first, second), context.language)
-        if (draft.confidence or 0.0) < self._short_floor:
-            draft.short_answer, draft.settled = None, False
-            draft.claims[0] = claim(first.cited, None, context.language, draft.claims[0].refs)
-        return draft
+        return _compared(short, (first, second), context.language)
 
     async def _side(
         self, context: ComposeContext, comparison: Comparison, side: Side, passages: list[Passage]
@@ -107,10 +119,10 @@ class ExtractiveComposer:
         if not about:
             return None
         asked = comparison.question_for(context.question, side)
-        first = Reading(await self._read(asked, about), about)
+        first = await self._first(asked, about)
         read = await hops.follow(asked, first, self._read, context.lookup, passages)
         for span in read.spans:
-            if span.probability < confidence.QUOTE_FLOOR:
+            if span.confidence < confidence.QUOTE_FLOOR:
                 break
             value = value_of(span.text, comparison.order) if comparison.order else None
             if comparison.order is None or value is not None:
@@ -138,7 +150,7 @@ def _verdict(
         same = same_value(first.span.text, second.span.text)
         return labels.label(language, "yes" if same else "no")
     else:  # which side holds what the question asks: the one the reader is surer of
-        wins = first.span.probability >= second.span.probability
+        wins = first.span.confidence >= second.span.confidence
     if comparison.polar:
         return labels.label(language, "yes" if wins else "no")
     return (first if wins else second).side.name
@@ -151,7 +163,7 @@ def _compared(short: str, reads: tuple[_SideRead, _SideRead], language: str) -> 
     claims = [claim(quoted[0], short, language, refs)]
     if quoted[1].sentence != quoted[0].sentence or quoted[1].passage.ref != refs[0]:
         claims.append(claim(quoted[1], None, language))
-    sure = min(r.span.probability for r in reads)
+    sure = min(r.span.confidence for r in reads)
     return Draft(
         claims=claims,
         short_answer=short,

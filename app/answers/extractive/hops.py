@@ -10,22 +10,25 @@ X born?") is answered in the bridge's own passage."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.answers.composer import Lookup
 from app.answers.extractive import confidence
 from app.answers.extractive.passages import Passage
 from app.answers.extractive.reader import Span
+from app.answers.extractive.relevance import relevance
 
-Read = Callable[[str, list[Passage]], Awaitable[list[Span]]]
+Read = Callable[[str, list[Passage], list[float]], Awaitable[list[Span]]]
 
 
 @dataclass(frozen=True)
 class Reading:
-    """What a read saw: its spans, most probable first, and the passages they index."""
+    """What a read saw: its spans, most probable first, the passages they index, and each
+    passage's weight (app/answers/extractive/relevance.py)."""
 
     spans: list[Span]
     passages: list[Passage]
+    weights: list[float]
 
 
 async def follow(
@@ -33,7 +36,7 @@ async def follow(
 ) -> Reading:
     """The reading after one hop from its best span, if that leads anywhere new."""
     spans, passages = reading.spans, reading.passages
-    if not spans or spans[0].probability < confidence.QUOTE_FLOOR:
+    if not spans or spans[0].confidence < confidence.QUOTE_FLOOR:
         return reading
     bridge = spans[0].text.strip().casefold()
     if any(p.subject.casefold() == bridge for p in passages):
@@ -49,9 +52,17 @@ async def follow(
         found = [p for p in found if p.source.hit.chunk_id not in known]
     if not found:
         return reading
-    moved = [_moved(s, len(passages)) for s in await read(question, found)]
-    return Reading(sorted([*spans, *moved], key=lambda s: -s.probability), [*passages, *found])
+    # The bridge stands for a part of the question ("the director of X" is Ada Ray), so its
+    # passage is weighed against the question with the bridge's name added.
+    asked = f"{question} {spans[0].text}"
+    weights = relevance(asked, [*passages, *found])[len(passages) :]
+    moved = [_moved(s, len(passages)) for s in await read(question, found, weights)]
+    return Reading(
+        sorted([*spans, *moved], key=lambda s: -s.probability),
+        [*passages, *found],
+        [*reading.weights, *weights],
+    )
 
 
 def _moved(span: Span, by: int) -> Span:
-    return Span(span.passage + by, span.start, span.end, span.text, span.probability)
+    return replace(span, passage=span.passage + by)

@@ -35,17 +35,22 @@ LANGUAGES = frozenset({"en"})  # what the reader was trained on: English SQuAD
 MAX_ANSWER_TOKENS = 30
 SPANS_PER_WINDOW = 5
 BATCH = 8
+_EDGES = frozenset(" \t\n.,;:!?")
 
 
 @dataclass(frozen=True)
 class Span:
-    """A candidate answer: characters start..end of passage `passage`."""
+    """A candidate answer: characters start..end of passage `passage`. `probability` is the
+    model's for exactly this span, which ranks spans; `confidence` adds every span that
+    overlaps it ("Ada Ray" and "Ray" answer alike, and the model spreads its belief over such
+    neighbours): the chance that the answer is here, which the engine's thresholds read."""
 
     passage: int
     start: int
     end: int
     text: str
     probability: float
+    confidence: float
 
 
 @dataclass(frozen=True)
@@ -140,21 +145,30 @@ def _spans(window: Window, scores: NDArray[np.float32], index: int, text: str) -
         offsets[None, :] - offsets[:, None] < MAX_ANSWER_TOKENS
     )
     joint = np.where(allowed, joint, -np.inf)
+    mass = np.exp(joint)
     best = np.argsort(joint, axis=None)[::-1][:SPANS_PER_WINDOW]
     found = []
     for flat in best:
         i, j = divmod(int(flat), size)
         a, b = _whole_words(text, *window.char_span(first + i, first + j))
-        found.append(Span(index, a, b, text[a:b], float(np.exp(joint[i, j]))))
+        if a == b:
+            continue
+        overlapping = float(mass[: j + 1, i:].sum())
+        found.append(Span(index, a, b, text[a:b], float(mass[i, j]), min(overlapping, 1.0)))
     return found
 
 
 def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span widened to whole words: a word piece never starts or ends an answer."""
+    """The span widened to whole words (a word piece never starts or ends an answer), without
+    the punctuation and spaces at its edges ("Colm Hale" of "Colm Hale.")."""
     while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
         start -= 1
     while end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
         end += 1
+    while start < end and text[start] in _EDGES:
+        start += 1
+    while end > start and text[end - 1] in _EDGES:
+        end -= 1
     return start, end
 
 

@@ -1,0 +1,37 @@
+"""How much of what the question asks a passage is about: the share of the question's terms
+it holds, in its text or its document's title, each weighted by its rarity among the
+retrieved passages. The reader was trained on a question's own paragraph, so it answers
+with confidence from a passage about something else ("founded in 1879 by Hester Vale" for
+"who founded Orrin Mill?", from the page of another mill); a span's score is its
+probability times its passage's relevance to the power RELEVANCE_POWER."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from app.answers.extractive.passages import Passage
+from app.answers.extractive.reader import Span
+from ingest.analyzer import analyze
+
+RELEVANCE_POWER = 1.0
+
+
+def relevance(question: str, passages: list[Passage]) -> list[float]:
+    asked = set(analyze(question))
+    held = [set(analyze(f"{p.source.hit.document.title}\n{p.text}")) for p in passages]
+    weight = {t: math.log(1 + (len(held) + 1) / (1 + sum(t in h for h in held))) for t in asked}
+    total = sum(weight.values())
+    if not total:
+        return [1.0] * len(passages)
+    return [sum(w for t, w in weight.items() if t in h) / total for h in held]
+
+
+def weighed(spans: list[Span], weights: list[float]) -> list[Span]:
+    """The spans rescaled by their passages' weights, most probable first."""
+    scaled = [_scaled(s, weights[s.passage] ** RELEVANCE_POWER) for s in spans]
+    return sorted(scaled, key=lambda s: -s.probability)
+
+
+def _scaled(span: Span, by: float) -> Span:
+    return replace(span, probability=span.probability * by, confidence=span.confidence * by)
