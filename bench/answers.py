@@ -16,6 +16,8 @@ databases. Reported per dataset and engine, by question type:
   precision (cited sources that are gold passages);
 - p50 / p95 of time to sources, to the first delta and to the whole answer, beside the
   same query through `search` alone, timed right after each answer;
+- F1 of every best span: the reader's short answers with no floor (the same as F1 for the
+  replaced composer, which has none);
 - for the reader, calibration: its confidence against whether its best span is right
   (F1 >= 0.5), as a reliability table and the expected calibration error. The reader runs
   with no short-answer floor, so every best span is graded; the figures "as served" apply
@@ -29,6 +31,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import statistics
 import string
 import subprocess
@@ -76,6 +79,7 @@ def f1(prediction: str, gold: str) -> float:
 class Tally:
     em: list[float] = field(default_factory=list)
     f1: list[float] = field(default_factory=list)
+    f1_every: list[float] = field(default_factory=list)  # of every best span, floor or not
     wrong: list[float] = field(default_factory=list)
     empty: list[float] = field(default_factory=list)
     contained: list[float] = field(default_factory=list)
@@ -118,6 +122,7 @@ def record(
     tally = figures.by_type[item["type"]]
     tally.em.append(float(any(normalise(short) == normalise(g) for g in golds(item))))
     tally.f1.append(best)
+    tally.f1_every.append(max(f1(row["short"] or "", g) for g in golds(item)))
     tally.wrong.append(float(bool(short) and best < 0.5))
     tally.empty.append(float(not short))
     tally.contained.append(float(any(normalise(g) in normalise(answer) for g in golds(item))))
@@ -148,7 +153,14 @@ def answer_rules(dataset: str, out: Path, keep: Path, limit: int | None) -> None
     if not worktree.exists():
         git = ["git", "-C", str(PROJECT_ROOT), "worktree", "add", "--detach"]
         subprocess.run([*git, str(worktree), RULES_COMMIT], check=True)
-    command = [sys.executable, str(Path(_answer_dump.__file__)), dataset, str(out)]
+        # What the old code finds beside and inside its checkout: the shared sets, and the
+        # Neo4j launcher this checkout built.
+        (worktree.parent / "shared").symlink_to(PROJECT_ROOT.parent / "shared")
+        (worktree / ".cache").symlink_to(PROJECT_ROOT / ".cache")
+    # The dump runs as the worktree's own module: run by its path, it would find this
+    # folder's modules (bench/graph.py) before the worktree's packages.
+    shutil.copy(_answer_dump.__file__, worktree / "bench" / "_answer_dump.py")
+    command = [sys.executable, "-m", "bench._answer_dump", dataset, str(out.resolve())]
     command += ["--keep", str(keep.resolve())] + (["--questions", str(limit)] if limit else [])
     env = {**os.environ, "PYTHONPATH": str(worktree)}
     subprocess.run(command, check=True, cwd=worktree, env=env)
@@ -182,8 +194,8 @@ def reader_speed(dataset: str, passages: int = 64) -> None:
 def report(dataset: str, engine: str, figures: Figures) -> None:
     n = sum(len(t.em) for t in figures.by_type.values())
     print(f"\n### {dataset}, {engine} ({n} questions, topK {_answer_dump.TOP_K})\n")
-    print("| type | n | EM | F1 | wrong | empty | contains gold |")
-    print("|---|---|---|---|---|---|---|")
+    print("| type | n | EM | F1 | wrong | empty | contains gold | F1, every best span |")
+    print("|---|---|---|---|---|---|---|---|")
     everything = Tally()
     for name, tally in sorted(figures.by_type.items()):
         _row(name, tally)
@@ -198,7 +210,10 @@ def report(dataset: str, engine: str, figures: Figures) -> None:
 
 
 def _row(name: str, t: Tally) -> None:
-    cells = [100 * statistics.fmean(v) for v in (t.em, t.f1, t.wrong, t.empty, t.contained)]
+    cells = [
+        100 * statistics.fmean(v)
+        for v in (t.em, t.f1, t.wrong, t.empty, t.contained, t.f1_every)
+    ]
     print(f"| {name} | {len(t.em)} | " + " | ".join(f"{c:.1f}" for c in cells) + " |")
 
 

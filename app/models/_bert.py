@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
+from threadpoolctl import ThreadpoolController
 
 Matrix = NDArray[np.float32]
 _LAYER_NORM_EPS = np.float32(1e-12)
@@ -153,3 +156,18 @@ def load_bert(tensors: dict[str, NDArray[np.float32]], layers: int, heads: int) 
         layers=[layer(i) for i in range(layers)],
         heads=heads,
     )
+
+
+def one_blas_thread() -> AbstractContextManager[object]:
+    """numpy's BLAS held to one thread while it lasts (process-wide, for milliseconds). On
+    two cores a request's own work beside the model (the databases, the event loop, other
+    requests) gains more from the second core than one product does; a second BLAS thread
+    spinning beside busy cores slowed the model several times over."""
+    limited: AbstractContextManager[object] = _blas().limit(limits=1, user_api="blas")
+    return limited
+
+
+@cache
+def _blas() -> ThreadpoolController:
+    """Built once: it inspects the native libraries loaded, numpy's BLAS among them."""
+    return ThreadpoolController()

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import json
 from contextlib import AbstractContextManager, nullcontext
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 from safetensors.numpy import load_file
-from threadpoolctl import ThreadpoolController
 from tokenizers import Tokenizer
 
-from app.models._bert import Bert, load_bert
+from app.models._bert import Bert, load_bert, one_blas_thread
 
 MODEL_ID = "all-MiniLM-L6-v2"
 DIMENSION = 384
@@ -105,11 +103,5 @@ def _blas_threads(texts: int) -> AbstractContextManager[object]:
     """One BLAS thread for a lone text (a search's query). Its matrices are small, and a
     search parses the query and reads the databases beside it: a second BLAS thread, spinning
     on the other core, slowed those more than it sped the embedding (bench/RESULTS.md).
-    Batches keep every thread. The limit is process-wide while it lasts, a few milliseconds."""
-    return _blas().limit(limits=1, user_api="blas") if texts == 1 else nullcontext()
-
-
-@cache
-def _blas() -> ThreadpoolController:
-    """Built once: it inspects the native libraries loaded, numpy's BLAS among them."""
-    return ThreadpoolController()
+    Batches keep every thread."""
+    return one_blas_thread() if texts == 1 else nullcontext()

@@ -39,6 +39,7 @@ _AUXILIARIES = frozenset(
 )
 _TAIL_CHOICE = re.compile(r"[,:]\s*(?P<a>[^,:?]+?)\s+or\s+(?P<b>[^,:?]+?)\s*\??\s*$")
 _WORD = re.compile(r"[\w'-]+")
+_WH_WORD = re.compile(r"\b(?:who|whom|whose|which|what|when|where|how)\b", re.I)
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
@@ -57,9 +58,15 @@ class Comparison:
     order: Order | None  # None: the two values are compared for equality
 
     def question_for(self, question: str, side: Side) -> str:
-        """The question asked of one side: both sides' mentions replaced by this one."""
+        """The question asked of one side: both sides' mentions replaced by this one, and the
+        question word asking for the kind of value the order compares ("When is older, A?"):
+        "who is older?" asks the reader for a person, and the value is a date."""
         first, second = self.sides
-        return f"{question[: first.start]}{side.name}{question[second.end :]}"
+        asked = f"{question[: first.start]}{side.name}{question[second.end :]}"
+        if self.order is None or self.polar:
+            return asked
+        word = "When" if self.order in (Order.EARLIER, Order.LATER) else "How many"
+        return _WH_WORD.sub(word, asked, count=1)
 
 
 def comparison_of(question: str, subjects: list[str]) -> Comparison | None:

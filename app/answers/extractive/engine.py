@@ -31,11 +31,18 @@ from app.answers.extractive.comparison import (
 from app.answers.extractive.drafting import Cited, claim, draft_of
 from app.answers.extractive.hops import Reading
 from app.answers.extractive.passages import Passage, passages_of
-from app.answers.extractive.reader import LANGUAGES, Span, SpanReader, shared_reader
+from app.answers.extractive.reader import (
+    LANGUAGES,
+    SPANS_PER_WINDOW,
+    Span,
+    SpanReader,
+    shared_reader,
+)
 from app.answers.extractive.relevance import relevance, weighed
 from app.answers.results import Claim, Draft
 
 SIDE_PASSAGES = 3
+SIDE_SPANS = 50  # spans a window offers a side's value
 
 
 @dataclass(frozen=True)
@@ -85,16 +92,24 @@ class ExtractiveComposer:
         )
         return draft_of(read.spans, read.passages, context.language, self._short_floor)
 
-    async def _first(self, question: str, passages: list[Passage]) -> Reading:
+    async def _first(
+        self, question: str, passages: list[Passage], per_window: int = SPANS_PER_WINDOW
+    ) -> Reading:
         weights = relevance(question, passages)
-        return Reading(await self._read(question, passages, weights), passages, weights)
+        spans = await self._read(question, passages, weights, per_window)
+        return Reading(spans, passages, weights)
 
     async def _read(
-        self, question: str, passages: list[Passage], weights: list[float]
+        self,
+        question: str,
+        passages: list[Passage],
+        weights: list[float],
+        per_window: int = SPANS_PER_WINDOW,
     ) -> list[Span]:
-        reader = self._reader()
-        spans = await asyncio.to_thread(reader.read, question, [p.text for p in passages])
-        return weighed(spans, weights)
+        texts = [p.text for p in passages]
+        spans = await asyncio.to_thread(self._reader().read, question, texts, per_window)
+        whole = [s for s in spans if passages[s.passage].in_one_sentence(s.start, s.end)]
+        return weighed(whole, weights)
 
     async def _compare(
         self, context: ComposeContext, comparison: Comparison, passages: list[Passage]
@@ -119,7 +134,8 @@ class ExtractiveComposer:
         if not about:
             return None
         asked = comparison.question_for(context.question, side)
-        first = await self._first(asked, about)
+        # A value of the kind compared may rank below the reader's first few spans.
+        first = await self._first(asked, about, SIDE_SPANS)
         read = await hops.follow(asked, first, self._read, context.lookup, passages)
         for span in read.spans:
             if span.confidence < confidence.QUOTE_FLOOR:
@@ -131,11 +147,12 @@ class ExtractiveComposer:
 
 
 def _about(side: Side, passages: list[Passage]) -> list[Passage]:
-    """The passages about a side: titled with it, else naming it."""
+    """The passages about a side: its own page's, titled with it, where there is one (another
+    page's dates are its own: a book's release, not its author's birth); else those naming it."""
     name = side.name.casefold()
     titled = [p for p in passages if p.subject.casefold() == name]
-    naming = [p for p in passages if name in p.text.casefold() and p.subject.casefold() != name]
-    return [*titled, *naming][:SIDE_PASSAGES]
+    naming = [p for p in passages if name in p.text.casefold()]
+    return (titled or naming)[:SIDE_PASSAGES]
 
 
 def _verdict(

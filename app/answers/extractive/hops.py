@@ -16,7 +16,7 @@ from app.answers.composer import Lookup
 from app.answers.extractive import confidence
 from app.answers.extractive.passages import Passage
 from app.answers.extractive.reader import Span
-from app.answers.extractive.relevance import relevance
+from app.answers.extractive.relevance import relevance, rescaled
 
 Read = Callable[[str, list[Passage], list[float]], Awaitable[list[Span]]]
 
@@ -34,34 +34,60 @@ class Reading:
 async def follow(
     question: str, reading: Reading, read: Read, lookup: Lookup, elsewhere: list[Passage]
 ) -> Reading:
-    """The reading after one hop from its best span, if that leads anywhere new."""
-    spans, passages = reading.spans, reading.passages
+    """The reading after one hop from its best span, if that leads anywhere."""
+    spans = reading.spans
     if not spans or spans[0].confidence < confidence.QUOTE_FLOOR:
         return reading
-    bridge = spans[0].text.strip().casefold()
-    if any(p.subject.casefold() == bridge for p in passages):
-        return reading  # its passage was read already
-    read_already = {p.source.hit.chunk_id for p in passages}
-    found = [
-        p for p in elsewhere
-        if p.subject.casefold() == bridge and p.source.hit.chunk_id not in read_already
-    ]
-    if not found:
-        known = read_already | {p.source.hit.chunk_id for p in elsewhere}
-        found = [Passage(s) for s in await lookup(spans[0].text.strip())]
-        found = [p for p in found if p.source.hit.chunk_id not in known]
+    bridge = spans[0].text.strip()
+    if any(_titled(p, bridge) for p in reading.passages):
+        return _reweighed(question, bridge, reading)
+    found = await _bridge_passages(bridge, reading.passages, lookup, elsewhere)
     if not found:
         return reading
-    # The bridge stands for a part of the question ("the director of X" is Ada Ray), so its
-    # passage is weighed against the question with the bridge's name added.
-    asked = f"{question} {spans[0].text}"
-    weights = relevance(asked, [*passages, *found])[len(passages) :]
-    moved = [_moved(s, len(passages)) for s in await read(question, found, weights)]
-    return Reading(
-        sorted([*spans, *moved], key=lambda s: -s.probability),
-        [*passages, *found],
-        [*reading.weights, *weights],
-    )
+    passages = [*reading.passages, *found]
+    weights = _bridged(question, bridge, passages)[len(reading.passages) :]
+    moved = [_moved(s, len(reading.passages)) for s in await read(question, found, weights)]
+    return Reading(_ranked([*spans, *moved]), passages, [*reading.weights, *weights])
+
+
+def _bridged(question: str, bridge: str, passages: list[Passage]) -> list[float]:
+    """The bridge stands for a part of the question ("the director of X" is Ada Ray), so a
+    passage about it is weighed against the question with the bridge's name added."""
+    return relevance(f"{question} {bridge}", passages)
+
+
+def _reweighed(question: str, bridge: str, reading: Reading) -> Reading:
+    """A reading whose bridge's own passage was read already: that passage's spans weighed
+    again as the bridge's, where that weighs more."""
+    bridged = _bridged(question, bridge, reading.passages)
+    weights = [
+        max(old, new) if _titled(p, bridge) else old
+        for p, old, new in zip(reading.passages, reading.weights, bridged, strict=True)
+    ]
+    spans = [rescaled(s, weights[s.passage], reading.weights[s.passage]) for s in reading.spans]
+    return Reading(_ranked(spans), reading.passages, weights)
+
+
+async def _bridge_passages(
+    bridge: str, passages: list[Passage], lookup: Lookup, elsewhere: list[Passage]
+) -> list[Passage]:
+    """The bridge's passages among the other retrieved ones, else looked up."""
+    read_already = {p.source.hit.chunk_id for p in passages}
+    found = [
+        p for p in elsewhere if _titled(p, bridge) and p.source.hit.chunk_id not in read_already
+    ]
+    if found:
+        return found
+    known = read_already | {p.source.hit.chunk_id for p in elsewhere}
+    return [p for p in map(Passage, await lookup(bridge)) if p.source.hit.chunk_id not in known]
+
+
+def _titled(passage: Passage, name: str) -> bool:
+    return passage.subject.casefold() == name.casefold()
+
+
+def _ranked(spans: list[Span]) -> list[Span]:
+    return sorted(spans, key=lambda s: -s.probability)
 
 
 def _moved(span: Span, by: int) -> Span:

@@ -42,6 +42,11 @@ class Passage:
         first, last = inside[0].start, inside[-1].end
         return Sentence(first, last, self.text[first:last])
 
+    def in_one_sentence(self, start: int, end: int) -> bool:
+        """Whether characters start..end lie within one sentence: an answer never runs on
+        into the next ("Maren Olsvik and starring Per Aasen. It was shot near Ålesund")."""
+        return sum(s.end > start and s.start < end for s in self.sentences) <= 1
+
     def quote(self, sentence: Sentence) -> Quote:
         offset = next((s.start for s in self.source.hit.spans if s.unit == "CHARS"), 0)
         span = QuoteSpan(

@@ -27,7 +27,7 @@ from app.answers.extractive.windows import (
     question_ids,
     windows,
 )
-from app.models._bert import Bert, load_bert
+from app.models._bert import Bert, load_bert, one_blas_thread
 from app.models.minilm import bundled_model_dir, load_tokenizer
 
 WEIGHTS = Path(__file__).parent / "weights" / "reader.safetensors"
@@ -76,19 +76,22 @@ class SpanReader:
         self._tokenizer: Tokenizer = load_tokenizer(folder)
         self._marks = (_token(self._tokenizer, "[CLS]"), _token(self._tokenizer, "[SEP]"))
 
-    def read(self, question: str, passages: Sequence[str]) -> list[Span]:
-        """The best spans of every passage, most probable first."""
+    def read(
+        self, question: str, passages: Sequence[str], per_window: int = SPANS_PER_WINDOW
+    ) -> list[Span]:
+        """The best spans of every window of every passage, most probable first."""
         asked = question_ids(self._tokenizer, question)
         pieces = [
             (index, window)
             for index, text in enumerate(passages)
             for window in windows(asked, passage_encoding(self._tokenizer, text), *self._marks)
         ]
-        logits = self._logits([w for _, w in pieces])
+        with one_blas_thread():
+            logits = self._logits([w for _, w in pieces])
         found = [
             span
             for (index, window), scores in zip(pieces, logits, strict=True)
-            for span in _spans(window, scores, index, passages[index])
+            for span in _spans(window, scores, index, passages[index], per_window)
         ]
         return sorted(found, key=lambda s: -s.probability)
 
@@ -134,7 +137,9 @@ def _log_softmax(scores: NDArray[np.float32], piece: Window) -> NDArray[np.float
     return result
 
 
-def _spans(window: Window, scores: NDArray[np.float32], index: int, text: str) -> list[Span]:
+def _spans(
+    window: Window, scores: NDArray[np.float32], index: int, text: str, count: int
+) -> list[Span]:
     """The window's most probable spans of at most MAX_ANSWER_TOKENS tokens."""
     first, last = window.first, len(window.ids) - 2
     start, end = scores[first : last + 1, 0], scores[first : last + 1, 1]
@@ -146,7 +151,7 @@ def _spans(window: Window, scores: NDArray[np.float32], index: int, text: str) -
     )
     joint = np.where(allowed, joint, -np.inf)
     mass = np.exp(joint)
-    best = np.argsort(joint, axis=None)[::-1][:SPANS_PER_WINDOW]
+    best = np.argsort(joint, axis=None)[::-1][:count]
     found = []
     for flat in best:
         i, j = divmod(int(flat), size)

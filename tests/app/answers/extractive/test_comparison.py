@@ -38,14 +38,19 @@ def test_two_subjects_named_without_a_choice_or_a_yes_no_are_no_comparison() -> 
                          ["Kettle Span", "Orrin Viaduct"]) is None
 
 
-def test_the_question_asked_of_a_side_names_that_side_alone() -> None:
-    found = comparison_of("Which opened first, Kettle Span or Orrin Viaduct?",
-                          ["Kettle Span", "Orrin Viaduct"])
+def test_the_question_asked_of_a_side_names_it_alone_and_asks_for_the_kind_compared() -> None:
+    question = "Which opened first, Kettle Span or Orrin Viaduct?"
+    found = comparison_of(question, ["Kettle Span", "Orrin Viaduct"])
     assert found is not None
-    second = found.sides[1]
-    assert found.question_for("Which opened first, Kettle Span or Orrin Viaduct?", second) == (
-        "Which opened first, Orrin Viaduct?"
-    )
+    assert found.question_for(question, found.sides[1]) == "When opened first, Orrin Viaduct?"
+    question = "Who has more members, Kettle Span or Orrin Viaduct?"
+    found = comparison_of(question, ["Kettle Span", "Orrin Viaduct"])
+    assert found is not None
+    assert found.question_for(question, found.sides[0]) == "How many has more members, Kettle Span?"
+    question = "Are Kettle Span and Orrin Viaduct in one county?"
+    found = comparison_of(question, ["Kettle Span", "Orrin Viaduct"])
+    assert found is not None
+    assert found.question_for(question, found.sides[0]) == "Are Kettle Span in one county?"
 
 
 def test_dates_compare_by_day_and_numbers_by_size() -> None:
