@@ -44,6 +44,7 @@ from app.tenancy.preflight import ModelRun, Preflight
 from app.tenancy.principal import Principal, Scope
 from app.tenancy.usage import Charge, Consumed, Metering
 from ingest.titles import without_qualifier
+from retrieval.request import Mode
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
 
@@ -309,7 +310,11 @@ class _Lookup:
     top_k: int = 3
 
     async def __call__(self, name: str) -> list[Source]:
-        request = replace(self.run.request.search, query=name, top_k=self.top_k)
+        # A title is a name: the keyword leg alone finds its page, in milliseconds.
+        request = replace(
+            self.run.request.search, query=name, top_k=self.top_k, mode=Mode.KEYWORD,
+            min_score=None,
+        )
         outcome = await self.search.search(self.tenant, request)
         known = {s.hit.chunk_id for s in self.run.sources}
         key = name.casefold()

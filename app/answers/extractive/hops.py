@@ -18,6 +18,7 @@ from app.answers.extractive.passages import Passage
 from app.answers.extractive.reader import Span
 from app.answers.extractive.relevance import relevance, rescaled
 
+BRIDGES = 3  # the best answers a hop may start from; each may cost a lookup
 Read = Callable[[str, list[Passage], list[float]], Awaitable[list[Span]]]
 
 
@@ -34,11 +35,32 @@ class Reading:
 async def follow(
     question: str, reading: Reading, read: Read, lookup: Lookup, elsewhere: list[Passage]
 ) -> Reading:
-    """The reading after one hop from its best span, if that leads anywhere."""
-    spans = reading.spans
-    if not spans or spans[0].confidence < confidence.QUOTE_FLOOR:
-        return reading
-    bridge = spans[0].text.strip()
+    """The reading after a hop from each of its best few answers that leads anywhere: the
+    bridge need not be the best span ("where was the director of X born?" reads a place
+    first, "near Ålesund", and the director's name after it)."""
+    for bridge in _bridges(reading.spans):
+        reading = await _hop(question, bridge, reading, read, lookup, elsewhere)
+    return reading
+
+
+def _bridges(spans: list[Span]) -> list[str]:
+    names: list[str] = []
+    for span in spans:
+        if span.confidence < confidence.QUOTE_FLOOR or len(names) == BRIDGES:
+            break
+        if span.text.strip().casefold() not in {n.casefold() for n in names}:
+            names.append(span.text.strip())
+    return names
+
+
+async def _hop(
+    question: str,
+    bridge: str,
+    reading: Reading,
+    read: Read,
+    lookup: Lookup,
+    elsewhere: list[Passage],
+) -> Reading:
     if any(_titled(p, bridge) for p in reading.passages):
         return _reweighed(question, bridge, reading)
     found = await _bridge_passages(bridge, reading.passages, lookup, elsewhere)
@@ -47,7 +69,7 @@ async def follow(
     passages = [*reading.passages, *found]
     weights = _bridged(question, bridge, passages)[len(reading.passages) :]
     moved = [_moved(s, len(reading.passages)) for s in await read(question, found, weights)]
-    return Reading(_ranked([*spans, *moved]), passages, [*reading.weights, *weights])
+    return Reading(_ranked([*reading.spans, *moved]), passages, [*reading.weights, *weights])
 
 
 def _bridged(question: str, bridge: str, passages: list[Passage]) -> list[float]:

@@ -42,6 +42,11 @@ def rescaled(span: Span, weight: float, was: float) -> Span:
 
 
 def _scaled(span: Span, by: float) -> Span:
-    """Only the ranking moves: the confidence stays the reader's own, which the bench checks
-    for calibration."""
-    return replace(span, probability=span.probability * by)
+    """The ranking moves by the weight; the confidence by the relevance itself (the weight's
+    root), as the chance that the passage is about what is asked times the reader's that the
+    answer is here."""
+    return replace(
+        span,
+        probability=span.probability * by,
+        confidence=span.confidence * by ** (1 / RELEVANCE_POWER),
+    )

@@ -25,6 +25,10 @@ PAGES = {
     " Ivo Marsh.\n",
     "ivo-marsh": "# Ivo Marsh\n\nIvo Marsh (born 1938 in Leeds) was an English director of"
     " thrillers.\n",
+    "lantern-gate": "# The Lantern Gate\n\nThe Lantern Gate is a 1931 drama film directed by"
+    " Ada Ray.\n",
+    "ada-ray": "# Ada Ray\n\nAda Ray (1890 – 1960) was an English film director. She was born in"
+    " Whitby, and she began as a set painter.\n",
 }
 
 
@@ -50,11 +54,11 @@ def cited_titles(answer: dict[str, Any]) -> list[str]:
 def test_a_bridge_retrieval_left_out_is_looked_up_read_and_cited(
     films: tuple[GraphQLClient, str],
 ) -> None:
-    answer = ask(films, "Where was the director of Blue Lantern born?", topK=1)
-    assert answer["brief"]["shortAnswer"] == "Bergen"
+    answer = ask(films, "Where was the director of The Lantern Gate born?", topK=1)
+    assert answer["brief"]["shortAnswer"] == "Whitby"
     titles = [s["document"]["title"] for s in answer["sources"]]
-    assert titles[:2] == ["Blue Lantern", "Maren Olsvik"]  # the looked-up page numbered on
-    assert "Maren Olsvik" in cited_titles(answer)
+    assert titles[:2] == ["The Lantern Gate", "Ada Ray"]  # the looked-up page numbered on
+    assert "Ada Ray" in cited_titles(answer)
     assert all(q["verified"] for q in answer["brief"]["support"])
 
 

@@ -77,7 +77,7 @@ async def test_a_bridge_the_best_span_names_is_looked_up_and_read() -> None:
         return [director] if name == "Ada Ray" else []
 
     answer = await draft("Where was the director of The Lantern Gate born?", [film], lookup=lookup)
-    assert asked == ["Ada Ray"]
+    assert "Ada Ray" in asked
     assert answer.short_answer == "Whitby"
     assert answer.support[0].ref == "SRC:0002"
 
