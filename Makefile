@@ -49,7 +49,7 @@ bench-answers: setup
 	$(BIN)/python -m bench.answers --keep .data/bench
 	$(BIN)/python -m bench.verification --keep .data/bench
 
-# About 95 minutes on 2 cores; writes app/answers/extractive/weights/reader.safetensors.
+# About 100 minutes on 2 cores; writes app/answers/extractive/weights/reader.safetensors.
 SQUAD_TRAIN ?= ../shared/train/squad-v1.1/train-v1.1-subset-44articles.json
 train-reader: setup
 	$(BIN)/pip install --quiet -e ".[train]"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from app.answers.extractive.confidence import SHORT_FLOOR
 from app.errors import SettingsError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -246,7 +247,7 @@ def _answers(source: _Source) -> AnswerSettings:
         budget_seconds=source.number("TRELLIS_ANSWER_BUDGET_SECONDS", 45.0, 1.0, 600.0),
         prompt_tokens=source.integer("TRELLIS_ANSWER_PROMPT_TOKENS", 4000, 200, 200_000),
         support_overlap=source.number("TRELLIS_ANSWER_SUPPORT_OVERLAP", 0.5, 0.0, 1.0),
-        short_floor=source.number("TRELLIS_ANSWER_SHORT_FLOOR", 0.5, 0.0, 1.0),
+        short_floor=source.number("TRELLIS_ANSWER_SHORT_FLOOR", SHORT_FLOOR, 0.0, 1.0),
         llm=llm,
     )
 

@@ -136,9 +136,9 @@ class AnswerBrief:
         " best sentences are quoted, with the number or date a how-many or when question asks."
     )
     confidence: float | None = strawberry.field(
-        description="The extractive reader's probability, 0 to 1, that the short answer is"
-        " right (for a comparison, that of the less certain side's value); null from an LLM"
-        " or outside the reader's languages."
+        description="The extractive reader's confidence, 0 to 1, in its best span, with or"
+        " without a short answer; null for a comparison's verdict (the reader reads each"
+        " side's value, not the verdict), from an LLM, or outside the reader's languages."
     )
     settled: bool
     support: list[AnswerQuote]

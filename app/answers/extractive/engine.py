@@ -184,7 +184,6 @@ def _compared(short: str, reads: tuple[_SideRead, _SideRead], language: str) -> 
     return Draft(
         claims=claims,
         short_answer=short,
-        confidence=sure,
         support=[q.passage.quote(q.sentence) for q in quoted],
         settled=sure >= confidence.SETTLED,
     )
