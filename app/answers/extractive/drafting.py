@@ -4,30 +4,18 @@ probable as the best as the other side."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from app.answers import labels
 from app.answers.extractive import confidence
-from app.answers.extractive.passages import Passage
+from app.answers.extractive.passages import Cited, Passage
 from app.answers.extractive.reader import Span
 from app.answers.results import Claim, Draft, Quote
-from retrieval.sentences import Sentence
 
 CONTEXT_QUOTES = 2
 _QUOTE_MARKS = {"ja": ("「", "」")}
 
 
-@dataclass(frozen=True)
-class Cited:
-    """A sentence the answer quotes, with the passage it is from."""
-
-    passage: Passage
-    sentence: Sentence
-
-
 def cited(passages: list[Passage], span: Span) -> Cited:
-    passage = passages[span.passage]
-    return Cited(passage, passage.sentence_at(span.start, span.end))
+    return passages[span.passage].cited_at(span.start, span.end)
 
 
 def draft_of(

@@ -28,9 +28,9 @@ from app.answers.extractive.comparison import (
     same_value,
     value_of,
 )
-from app.answers.extractive.drafting import Cited, claim, draft_of
+from app.answers.extractive.drafting import claim, draft_of
 from app.answers.extractive.hops import Reading
-from app.answers.extractive.passages import Passage, passages_of
+from app.answers.extractive.passages import Cited, Passage, passages_of
 from app.answers.extractive.reader import (
     LANGUAGES,
     SPANS_PER_WINDOW,
@@ -54,7 +54,7 @@ class _SideRead:
 
     @property
     def cited(self) -> Cited:
-        return Cited(self.passage, self.passage.sentence_at(self.span.start, self.span.end))
+        return self.passage.cited_at(self.span.start, self.span.end)
 
 
 class ExtractiveComposer:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from app.answers.extractive.drafting import Cited, claim
-from app.answers.extractive.passages import Passage
+from app.answers.extractive.drafting import claim
+from app.answers.extractive.passages import Cited, Passage
 from app.answers.results import Draft
 from ingest.analyzer import analyze
 from ingest.dates import parse_date

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from app.answers.results import Quote, QuoteSpan, Source
+from ingest.analyzer import analyze
 from ingest.titles import without_qualifier
 from retrieval.sentences import Sentence, sentences
 
@@ -30,6 +31,11 @@ class Passage:
         return without_qualifier(self.source.hit.document.title)
 
     @cached_property
+    def terms(self) -> frozenset[str]:
+        """Its analyzed terms, title included: relevance reads them once per bridge tried."""
+        return frozenset(analyze(f"{self.source.hit.document.title}\n{self.text}"))
+
+    @cached_property
     def sentences(self) -> list[Sentence]:
         return sentences(self.text)
 
@@ -47,12 +53,23 @@ class Passage:
         into the next ("Maren Olsvik and starring Per Aasen. It was shot near Ålesund")."""
         return sum(s.end > start and s.start < end for s in self.sentences) <= 1
 
+    def cited_at(self, start: int, end: int) -> Cited:
+        return Cited(self, self.sentence_at(start, end))
+
     def quote(self, sentence: Sentence) -> Quote:
         offset = next((s.start for s in self.source.hit.spans if s.unit == "CHARS"), 0)
         span = QuoteSpan(
             self.source.hit.document.id, "CHARS", offset + sentence.start, offset + sentence.end
         )
         return Quote(self.ref, sentence.text, span)
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A sentence the answer quotes, with the passage it is from."""
+
+    passage: Passage
+    sentence: Sentence
 
 
 def passages_of(sources: list[Source]) -> list[Passage]:

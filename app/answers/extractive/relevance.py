@@ -21,7 +21,7 @@ RELEVANCE_FLOOR = 0.05  # a passage with none of the question's terms still coun
 
 def relevance(question: str, passages: list[Passage]) -> list[float]:
     asked = set(analyze(question))
-    held = [set(analyze(f"{p.source.hit.document.title}\n{p.text}")) for p in passages]
+    held = [p.terms for p in passages]
     weight = {t: math.log(1 + (len(held) + 1) / (1 + sum(t in h for h in held))) for t in asked}
     total = sum(weight.values())
     if not total:
@@ -31,22 +31,23 @@ def relevance(question: str, passages: list[Passage]) -> list[float]:
 
 
 def weighed(spans: list[Span], weights: list[float]) -> list[Span]:
-    """The spans rescaled by their passages' weights, most probable first."""
-    scaled = [_scaled(s, weights[s.passage] ** RELEVANCE_POWER) for s in spans]
+    """The spans weighed by their passages' relevance, most probable first."""
+    scaled = [_scaled(s, weights[s.passage]) for s in spans]
     return sorted(scaled, key=lambda s: -s.probability)
 
 
 def rescaled(span: Span, weight: float, was: float) -> Span:
-    """A span weighed by its passage's new weight instead of the one it was weighed by."""
-    return _scaled(span, (weight / was) ** RELEVANCE_POWER if was > 0 else 1.0)
+    """A span weighed by its passage's new relevance instead of the one it was weighed by
+    (never 0: RELEVANCE_FLOOR)."""
+    return _scaled(span, weight / was)
 
 
 def _scaled(span: Span, by: float) -> Span:
-    """The ranking moves by the weight; the confidence by the relevance itself (the weight's
-    root), as the chance that the passage is about what is asked times the reader's that the
+    """The ranking moves by the relevance to RELEVANCE_POWER; the confidence by the relevance
+    itself, as the chance that the passage is about what is asked times the reader's that the
     answer is here."""
     return replace(
         span,
-        probability=span.probability * by,
-        confidence=span.confidence * by ** (1 / RELEVANCE_POWER),
+        probability=span.probability * by**RELEVANCE_POWER,
+        confidence=span.confidence * by,
     )
