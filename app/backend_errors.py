@@ -1,4 +1,5 @@
-"""Recognise driver errors that mean a database is down, whichever layer raised them."""
+"""Recognise driver errors that mean a database is down, or that a request's deadline
+stopped its work on the server, whichever layer raised them."""
 
 from __future__ import annotations
 
@@ -7,15 +8,29 @@ import psycopg
 import psycopg.errors
 import psycopg_pool
 
-from app.errors import BackendUnavailable
+from app.errors import BackendUnavailable, ErrorCode, TrellisError
 
 _POSTGRES_DOWN = (psycopg.OperationalError, psycopg_pool.PoolTimeout, psycopg_pool.PoolClosed)
 _NEO4J_DOWN = (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired)
 
 
+def as_deadline_passed(error: BaseException) -> TrellisError | None:
+    """The server stopped a statement at the request's deadline: statement_timeout on
+    Postgres, the transaction timeout on Neo4j."""
+    timed_out = isinstance(error, psycopg.errors.QueryCanceled) or (
+        isinstance(error, neo4j.exceptions.Neo4jError)
+        and "TransactionTimedOut" in (error.code or "")
+    )
+    if not timed_out:
+        return None
+    return TrellisError(ErrorCode.TIMEOUT, "the request ran past its deadline")
+
+
 def as_backend_unavailable(error: BaseException) -> BackendUnavailable | None:
     if isinstance(error, BackendUnavailable):
         return error
+    if as_deadline_passed(error) is not None:
+        return None  # the server is up: it stopped the statement on time
     if isinstance(error, psycopg.errors.TransactionRollback):
         return None  # a deadlock or serialization failure: the server is up, retry the work
     if isinstance(error, _POSTGRES_DOWN):

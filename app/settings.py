@@ -53,6 +53,19 @@ VARIABLES = (
     "TRELLIS_LLM_URL",
     "TRELLIS_LLM_MODELS",
     "TRELLIS_LLM_API_KEY",
+    "TRELLIS_MAX_QUERY_COST",
+    "TRELLIS_COST_SEARCH",
+    "TRELLIS_COST_ANSWER",
+    "TRELLIS_COST_PATHS",
+    "TRELLIS_COST_NEIGHBORHOOD",
+    "TRELLIS_DEADLINE_SEARCH_SECONDS",
+    "TRELLIS_DEADLINE_GRAPH_SECONDS",
+    "TRELLIS_DEADLINE_INGEST_SECONDS",
+    "TRELLIS_DEADLINE_SECONDS",
+    "TRELLIS_MAX_BODY_BYTES",
+    "TRELLIS_MAX_INGEST_BODY_BYTES",
+    "TRELLIS_INTROSPECTION",
+    "TRELLIS_GRAPHIQL",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -154,6 +167,43 @@ class QueueSettings:
 
 
 @dataclass(frozen=True)
+class CostSettings:
+    """The static cost an operation may reach (schema/cost.py), and what the expensive root
+    fields cost on their own, before what they return is counted."""
+
+    max_cost: int
+    search: int
+    answer: int
+    paths: int
+    neighborhood: int  # and the other graph reads: timeline, themes
+
+
+@dataclass(frozen=True)
+class DeadlineSettings:
+    """How long a request may run, by what it asks for (schema/deadlines.py). Past it, its
+    work stops on the databases too, and it fails with TIMEOUT. Answers keep their own
+    budget (AnswerSettings)."""
+
+    search_seconds: float
+    graph_seconds: float
+    ingest_seconds: float  # an ingest that waits for its job
+    other_seconds: float
+
+
+@dataclass(frozen=True)
+class ServingSettings:
+    """What one request may carry and cost, and what the server shows anyone: production
+    turns introspection and GraphiQL off."""
+
+    cost: CostSettings
+    deadlines: DeadlineSettings
+    max_body_bytes: int
+    max_ingest_body_bytes: int  # for a request whose every root field is an ingest mutation
+    introspection: bool
+    graphiql: bool
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str
     port: int
@@ -171,6 +221,7 @@ class Settings:
     keyword_index: KeywordIndexSettings
     queues: QueueSettings
     answers: AnswerSettings
+    serving: ServingSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -201,6 +252,7 @@ class Settings:
                 source.number("TRELLIS_GRAPH_RETRY_SECONDS", 1.0, 0.0, 3600.0),
             ),
             answers=_answers(source),
+            serving=_serving(source),
         )
 
 
@@ -249,6 +301,39 @@ def _answers(source: _Source) -> AnswerSettings:
         support_overlap=source.number("TRELLIS_ANSWER_SUPPORT_OVERLAP", 0.5, 0.0, 1.0),
         short_floor=source.number("TRELLIS_ANSWER_SHORT_FLOOR", SHORT_FLOOR, 0.0, 1.0),
         llm=llm,
+    )
+
+
+def _serving(source: _Source) -> ServingSettings:
+    body = source.integer("TRELLIS_MAX_BODY_BYTES", 1024 * 1024, 1024, 2**31 - 1)
+    return ServingSettings(
+        cost=_costs(source),
+        deadlines=_deadlines(source),
+        max_body_bytes=body,
+        max_ingest_body_bytes=source.integer(
+            "TRELLIS_MAX_INGEST_BODY_BYTES", 64 * 1024 * 1024, body, 2**31 - 1
+        ),
+        introspection=source.flag("TRELLIS_INTROSPECTION", True),
+        graphiql=source.flag("TRELLIS_GRAPHIQL", True),
+    )
+
+
+def _costs(source: _Source) -> CostSettings:
+    return CostSettings(
+        max_cost=source.integer("TRELLIS_MAX_QUERY_COST", 10_000, 1, 2**31 - 1),
+        search=source.integer("TRELLIS_COST_SEARCH", 20, 1, 1_000_000),
+        answer=source.integer("TRELLIS_COST_ANSWER", 100, 1, 1_000_000),
+        paths=source.integer("TRELLIS_COST_PATHS", 50, 1, 1_000_000),
+        neighborhood=source.integer("TRELLIS_COST_NEIGHBORHOOD", 50, 1, 1_000_000),
+    )
+
+
+def _deadlines(source: _Source) -> DeadlineSettings:
+    return DeadlineSettings(
+        search_seconds=source.number("TRELLIS_DEADLINE_SEARCH_SECONDS", 10.0, 0.1, 600.0),
+        graph_seconds=source.number("TRELLIS_DEADLINE_GRAPH_SECONDS", 10.0, 0.1, 600.0),
+        ingest_seconds=source.number("TRELLIS_DEADLINE_INGEST_SECONDS", 300.0, 1.0, 3600.0),
+        other_seconds=source.number("TRELLIS_DEADLINE_SECONDS", 30.0, 0.1, 600.0),
     )
 
 
@@ -313,6 +398,14 @@ class _Source:
         if not low <= value <= high:
             raise SettingsError(f"{name} must be a number from {low} to {high}, got {raw!r}")
         return value
+
+    def flag(self, name: str, default: bool) -> bool:
+        raw = self.optional(name)
+        if raw is None:
+            return default
+        if raw.lower() not in ("true", "false", "1", "0"):
+            raise SettingsError(f"{name} must be true or false, got {raw!r}")
+        return raw.lower() in ("true", "1")
 
     def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> str:
         value = self.text(name, default).upper()

@@ -2,27 +2,52 @@
 
 from __future__ import annotations
 
-import strawberry
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from collections.abc import Callable
 
+import strawberry
+from strawberry.extensions import (
+    DisableIntrospection,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
+
+from app.settings import ServingSettings, Settings
+from schema.cost import QueryCost
+from schema.deadlines import Deadlines
 from schema.errors import ErrorCodes
 from schema.mutation import Mutation
 from schema.query import Query
 from schema.subscription import Subscription
 
 
-def build_schema() -> strawberry.Schema:
+def build_schema(settings: Settings | None = None) -> strawberry.Schema:
+    """The schema with its request limits: the defaults unless settings are given."""
+    settings = settings or Settings.from_env({})
     return strawberry.Schema(
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
-        extensions=[
-            lambda: QueryDepthLimiter(max_depth=12),
-            lambda: MaxAliasesLimiter(max_alias_count=30),
-            lambda: MaxTokensLimiter(max_token_count=5000),
-            ErrorCodes,
-        ],
+        extensions=_extensions(settings.serving, settings.answers.budget_seconds),
     )
+
+
+def _extensions(
+    serving: ServingSettings, answer_seconds: float
+) -> list[Callable[[], SchemaExtension]]:
+    """Factories: an extension holds one request's state, so each request gets its own."""
+    limits: list[Callable[[], SchemaExtension]] = [
+        lambda: QueryCost(serving.cost),
+        lambda: Deadlines(serving.deadlines, answer_seconds),
+        lambda: QueryDepthLimiter(max_depth=12),
+        lambda: MaxAliasesLimiter(max_alias_count=30),
+        lambda: MaxTokensLimiter(max_token_count=5000),
+    ]
+    hidden: list[Callable[[], SchemaExtension]] = (
+        [] if serving.introspection else [DisableIntrospection]
+    )
+    return [*limits, *hidden, ErrorCodes]
 
 
 schema = build_schema()

@@ -20,7 +20,8 @@ from app.health import check_backends
 from app.localdb.endpoints import Endpoints
 from app.services import Services, running_services
 from app.settings import Settings
-from schema import schema
+from schema import build_schema
+from schema.body_limit import BodyLimit
 from schema.view import TrellisGraphQL
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "app" / "static"
@@ -28,10 +29,10 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "app" / "static"
 
 def create_app(settings: Settings | None = None, endpoints: Endpoints | None = None) -> Starlette:
     settings = settings or Settings.from_env()
-    graphql = TrellisGraphQL(schema)
+    graphql = TrellisGraphQL(build_schema(settings), graphiql=settings.serving.graphiql)
     return Starlette(
         routes=[
-            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Route("/graphql", BodyLimit(graphql, settings.serving), methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from graphql import DocumentNode, GraphQLError
 from strawberry.extensions import SchemaExtension
 
-from app.backend_errors import as_backend_unavailable
+from app.backend_errors import as_backend_unavailable, as_deadline_passed
 from app.errors import ErrorCode, TrellisError
 from schema._input_errors import argument_of, is_input_error
 
@@ -29,6 +29,7 @@ def with_code(error: GraphQLError, document: DocumentNode | None = None) -> Grap
         return _coded(error, error.message, ErrorCode.BAD_USER_INPUT.value, details)
     if original is None:
         return _coded(error, error.message, "GRAPHQL_VALIDATION_FAILED", {})
+    original = as_deadline_passed(original) or original
     known = as_backend_unavailable(original)
     if known is not None:
         log.warning("%s unavailable: %s", known.backend, known.reason or original)

@@ -19,10 +19,10 @@ from schema.graphiql import PAGE
 
 
 class TrellisGraphQL(GraphQL[Context, None]):
-    def __init__(self, schema: object) -> None:
+    def __init__(self, schema: object, graphiql: bool = True) -> None:
         super().__init__(
             schema,  # type: ignore[arg-type]
-            graphql_ide="graphiql",
+            graphql_ide="graphiql" if graphiql else None,
             # The legacy graphql-ws protocol had an authentication bypass; never offer it.
             subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
             connection_init_wait_timeout=timedelta(seconds=10),

@@ -1,9 +1,20 @@
-"""The async connection pool, with pgvector registered on every connection."""
+"""The async connection pool, with pgvector registered on every connection, and a request's
+deadline set on every connection it takes.
+
+The deadline (`DEADLINE`, set by the app for the request) reaches the server as
+`statement_timeout`, so Postgres stops a statement the request has given up on. A connection
+handed out with no deadline (the background queues) has the timeout turned off again if a
+request had set one.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from typing import Any
 
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
@@ -19,11 +30,46 @@ Pool = AsyncConnectionPool[Conn]
 # values; and a transaction-pooling proxy in front of the server needs no prepared
 # statements either.
 PREPARE_THRESHOLD = None
+# When the current request must end, on the event loop's clock; None outside requests.
+DEADLINE: ContextVar[float | None] = ContextVar("postgres_deadline", default=None)
+_SET_TIMEOUT = "SELECT set_config('statement_timeout', %s, false)"
+
+
+class _DeadlinePool(AsyncConnectionPool[Conn]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._timed: weakref.WeakSet[Conn] = weakref.WeakSet()  # a timeout is set on these
+
+    @asynccontextmanager
+    async def connection(self, timeout: float | None = None) -> AsyncIterator[Conn]:
+        async with super().connection(timeout) as conn:
+            await self._bound(conn)
+            yield conn
+
+    async def _bound(self, conn: Conn) -> None:
+        deadline = DEADLINE.get()
+        if deadline is None and conn not in self._timed:
+            return
+        milliseconds = 0 if deadline is None else _left(deadline)
+        await conn.execute(
+            "SELECT set_config('statement_timeout', %s, false)", (str(milliseconds),)
+        )
+        if not conn.autocommit:
+            await conn.commit()
+        if milliseconds:
+            self._timed.add(conn)
+        else:
+            self._timed.discard(conn)
+
+
+def _left(deadline: float) -> int:
+    """Whole milliseconds left, at least one: zero would turn the timeout off."""
+    return max(1, int((deadline - asyncio.get_running_loop().time()) * 1000))
 
 
 async def open_pool(url: str, size: int, timeout: float) -> Pool:
     """Open and fill the pool; raises PoolTimeout when the server does not answer."""
-    pool: Pool = AsyncConnectionPool(
+    pool: Pool = _DeadlinePool(
         url,
         min_size=1,
         max_size=size,

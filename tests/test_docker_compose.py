@@ -6,7 +6,7 @@ from typing import Any
 
 import yaml
 
-from app.settings import PROJECT_ROOT, VARIABLES
+from app.settings import PROJECT_ROOT, VARIABLES, Settings
 
 
 def _compose() -> dict[str, Any]:
@@ -18,6 +18,12 @@ def test_app_sets_only_variables_the_settings_read() -> None:
     environment = _compose()["services"]["trellis"]["environment"]
     assert set(environment) <= set(VARIABLES), set(environment) - set(VARIABLES)
     assert {"DATABASE_URL", "NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD"} <= set(environment)
+
+
+def test_production_turns_introspection_and_graphiql_off() -> None:
+    environment = _compose()["services"]["trellis"]["environment"]
+    serving = Settings.from_env(environment).serving
+    assert not serving.introspection and not serving.graphiql
 
 
 def test_databases_are_the_supported_versions_with_volumes_and_healthchecks() -> None:

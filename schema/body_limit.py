@@ -1,0 +1,116 @@
+"""The request body cap, enforced while the body is read and before anything parses it.
+
+A body over the cap is refused with HTTP 413 and a GraphQL error coded PAYLOAD_TOO_LARGE,
+naming the limit. A declared Content-Length over the larger, ingest cap is refused before a
+byte is read; otherwise reading stops at that cap. A body between the two caps is let through
+only when every root field of its operation ingests (documents and records are big by
+nature); that check parses the request, which the size already read bounds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from graphql import GraphQLError, OperationType, parse
+from starlette.responses import JSONResponse
+
+from app.errors import ErrorCode
+from app.settings import ServingSettings
+from schema._operations import chosen_operation, root_fields
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+INGEST_FIELDS = frozenset({"ingestDocuments", "ingestRecords"})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    def __init__(self, app: ASGIApp, serving: ServingSettings) -> None:
+        self._app = app
+        self._limit = serving.max_body_bytes
+        self._ingest_limit = serving.max_ingest_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self._app(scope, receive, send)
+            return
+        try:
+            body = await self._body(scope, receive)
+        except _TooLarge:
+            await self._refuse(scope, receive, send, self._ingest_limit)
+            return
+        if len(body) > self._limit and not _ingests_only(body):
+            await self._refuse(scope, receive, send, self._limit)
+            return
+        await self._app(scope, _replay(body, receive), send)
+
+    async def _body(self, scope: Scope, receive: Receive) -> bytes:
+        if _declared_length(scope) > self._ingest_limit:
+            raise _TooLarge
+        chunks, size, more = [], 0, True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self._ingest_limit:
+                raise _TooLarge
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        return b"".join(chunks)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        message = (
+            f"the request body is larger than the limit of {limit} bytes; send fewer or"
+            " smaller documents per request"
+        )
+        error = {"code": ErrorCode.PAYLOAD_TOO_LARGE.value, "limit": limit}
+        body = {"data": None, "errors": [{"message": message, "extensions": error}]}
+        # The rest of the body is left unread: the connection is closed after the answer.
+        response = JSONResponse(body, status_code=413, headers={"Connection": "close"})
+        await response(scope, receive, send)
+
+
+def _declared_length(scope: Scope) -> int:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length" and value.isdigit():
+            return int(value)
+    return 0
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The body read, given once more to the app, then whatever the client sends next."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replayed
+
+
+def _ingests_only(body: bytes) -> bool:
+    try:
+        request = json.loads(body)
+        document = parse(request["query"], no_location=True)
+        operation = chosen_operation(document, request.get("operationName"))
+    except (ValueError, KeyError, TypeError, AttributeError, GraphQLError):
+        return False
+    return (
+        operation is not None
+        and operation.operation == OperationType.MUTATION
+        and (root_fields(operation) <= INGEST_FIELDS)
+    )
