@@ -210,8 +210,8 @@ async def finish_items(conn: Conn, finished: list[Finished]) -> None:
         )
 
 
-async def close_finished(conn: Conn, job_ids: list[UUID]) -> None:
-    """Mark jobs with no pending items finished.
+async def close_finished(conn: Conn, job_ids: list[UUID]) -> list[UUID]:
+    """Mark jobs with no pending items finished; the ones this call finished.
 
     Two workers finishing the last items of one job each see the other's items still
     pending, so the job rows are locked first: the second worker waits for the first to
@@ -220,12 +220,14 @@ async def close_finished(conn: Conn, job_ids: list[UUID]) -> None:
     await conn.execute(
         "SELECT 1 FROM ingest_jobs WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (job_ids,)
     )
-    await conn.execute(
+    cursor = await conn.execute(
         "UPDATE ingest_jobs j SET finished_at = now() WHERE j.id = ANY(%s)"
         " AND j.finished_at IS NULL AND NOT EXISTS"
-        " (SELECT 1 FROM ingest_items i WHERE i.job_id = j.id AND i.status = 'PENDING')",
+        " (SELECT 1 FROM ingest_items i WHERE i.job_id = j.id AND i.status = 'PENDING')"
+        " RETURNING j.id",
         (job_ids,),
     )
+    return [row[0] for row in await cursor.fetchall()]
 
 
 async def summary(conn: Conn, tenant_id: UUID, job_id: UUID) -> JobSummary | None:

@@ -17,7 +17,7 @@ from uuid import UUID
 
 from app.ingestion.indexing import IndexTask, prepare_batch
 from app.models.embedders import Embedders
-from store import documents, jobs, outbox
+from store import documents, jobs, outbox, statistics
 from store.collections import by_id
 from store.documents import DocumentKey
 from store.index_writer import IndexWriter
@@ -88,7 +88,8 @@ class IngestWorker:
             tasks = await self._plan(conn, items)
             await asyncio.to_thread(prepare_batch, tasks, self._embedders)
             result = await self._write(conn, tasks)
-            await jobs.close_finished(conn, sorted({item.job_id for item in items}))
+            finished = await jobs.close_finished(conn, sorted({item.job_id for item in items}))
+            await statistics.refresh_for(conn, finished)
             return result
 
     async def _plan(self, conn: Conn, items: list[ClaimedItem]) -> list[IndexTask]:
