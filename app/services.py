@@ -16,6 +16,7 @@ from neo4j.exceptions import DriverError
 from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
+from app.admission import Admission
 from app.answers.composer import Composer
 from app.answers.extractive.engine import ExtractiveComposer
 from app.answers.generative import GenerativeComposer
@@ -87,6 +88,7 @@ class Services:
     preflight: Preflight
     metering: Metering
     warm_up: WarmUp
+    admission: Admission
 
     async def close(self) -> None:
         await self.keyword_index.close()
@@ -118,7 +120,7 @@ async def running_services(
 
 def _background(services: Services) -> list[Coroutine[Any, Any, None]]:
     return [
-        services.warm_up.run(services.search),
+        services.warm_up.run(services.search, services.answers),
         run_projection_loop(services.projector),
         services.worker.run_forever(services.projector.wake),
         run_themes_loop(services.themes),
@@ -193,6 +195,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         preflight=access.preflight,
         metering=access.metering,
         warm_up=WarmUp(),
+        admission=Admission(settings.serving.admission),
     )
 
 

@@ -64,6 +64,10 @@ VARIABLES = (
     "TRELLIS_DEADLINE_SECONDS",
     "TRELLIS_MAX_BODY_BYTES",
     "TRELLIS_MAX_INGEST_BODY_BYTES",
+    "TRELLIS_MAX_CONCURRENT_REQUESTS",
+    "TRELLIS_ADMISSION_QUEUE",
+    "TRELLIS_ADMISSION_WAIT_SECONDS",
+    "TRELLIS_WORKERS",
     "TRELLIS_INTROSPECTION",
     "TRELLIS_GRAPHIQL",
 )
@@ -191,6 +195,16 @@ class DeadlineSettings:
 
 
 @dataclass(frozen=True)
+class AdmissionSettings:
+    """Requests a process runs at once, how many more may wait, and for how long
+    (app/admission.py)."""
+
+    limit: int
+    queue: int
+    wait_seconds: float
+
+
+@dataclass(frozen=True)
 class ServingSettings:
     """What one request may carry and cost, and what the server shows anyone: production
     turns introspection and GraphiQL off."""
@@ -201,6 +215,8 @@ class ServingSettings:
     max_ingest_body_bytes: int  # for a request whose every root field is an ingest mutation
     introspection: bool
     graphiql: bool
+    admission: AdmissionSettings
+    workers: int  # server processes
 
 
 @dataclass(frozen=True)
@@ -315,6 +331,12 @@ def _serving(source: _Source) -> ServingSettings:
         ),
         introspection=source.flag("TRELLIS_INTROSPECTION", True),
         graphiql=source.flag("TRELLIS_GRAPHIQL", True),
+        admission=AdmissionSettings(
+            limit=source.integer("TRELLIS_MAX_CONCURRENT_REQUESTS", 4, 1, 10_000),
+            queue=source.integer("TRELLIS_ADMISSION_QUEUE", 8, 0, 100_000),
+            wait_seconds=source.number("TRELLIS_ADMISSION_WAIT_SECONDS", 0.5, 0.0, 60.0),
+        ),
+        workers=source.integer("TRELLIS_WORKERS", 1, 1, 64),
     )
 
 

@@ -14,6 +14,7 @@ from strawberry.extensions import (
 )
 
 from app.settings import ServingSettings, Settings
+from schema.admission import Admitted
 from schema.cost import QueryCost
 from schema.deadlines import Deadlines
 from schema.errors import ErrorCodes
@@ -39,6 +40,7 @@ def _extensions(
     """Factories: an extension holds one request's state, so each request gets its own."""
     limits: list[Callable[[], SchemaExtension]] = [
         lambda: QueryCost(serving.cost),
+        Admitted,
         lambda: Deadlines(serving.deadlines, answer_seconds),
         lambda: QueryDepthLimiter(max_depth=12),
         lambda: MaxAliasesLimiter(max_alias_count=30),

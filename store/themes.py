@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
@@ -32,6 +33,29 @@ class ThemeRow:
 async def mark_graph_changed(conn: Conn, collection_id: UUID) -> None:
     await conn.execute(
         "UPDATE collections SET graph_changed_at = now() WHERE id = %s", (collection_id,)
+    )
+
+
+_LOCK_SPACE = 7_342_019  # the advisory-lock namespace of theme runs
+
+
+async def try_lock(conn: Conn, collection_id: UUID) -> bool:
+    """Take the collection's theme-run lock for this session, if no other session holds it:
+    one run per collection at a time, across every server process."""
+    cursor = await conn.execute(
+        "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (_LOCK_SPACE, str(collection_id))
+    )
+    row = await cursor.fetchone()
+    return bool(row and row[0])
+
+
+async def unlock(conn: Conn, collection_id: UUID) -> None:
+    """Give the lock back, whatever state a failed run left the connection in: a session's
+    advisory lock outlives its transactions, and would outlive the run."""
+    if conn.info.transaction_status == TransactionStatus.INERROR:
+        await conn.rollback()
+    await conn.execute(
+        "SELECT pg_advisory_unlock(%s, hashtext(%s))", (_LOCK_SPACE, str(collection_id))
     )
 
 

@@ -206,8 +206,13 @@ def _require_free_port(settings: Settings) -> None:
 
 
 def _serve(settings: Settings) -> None:
+    """Serve in `TRELLIS_WORKERS` processes. The local databases start here first, so the
+    processes find them running and share them; every background loop is safe to run in
+    each process (the queues are claimed with row and advisory locks)."""
     import uvicorn
 
+    if settings.serving.workers > 1:
+        resolve_endpoints(settings)
     uvicorn.run(
         "schema.asgi:create_app",
         factory=True,
@@ -217,6 +222,7 @@ def _serve(settings: Settings) -> None:
         ws="websockets-sansio",
         lifespan="on",
         timeout_keep_alive=settings.keep_alive_seconds,
+        workers=settings.serving.workers,
     )
 
 

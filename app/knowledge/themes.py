@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from app.collections.service import Collections
+from app.errors import ErrorCode, TrellisError
 from app.knowledge.communities import Communities, detect
 from app.limits import check_range
 from store import knowledge
@@ -54,23 +55,35 @@ class Themes:
             return ThemeSet(*await rows.load(conn, tenant.id, target.id, first))
 
     async def refresh(self, tenant: Tenant, collection: str) -> None:
+        """Recompute now; refused while a run of the same collection is under way."""
         target = await self._collections.get(tenant, collection)
-        await self.compute(tenant.id, target.id)
+        if not await self.compute(tenant.id, target.id):
+            raise TrellisError(
+                ErrorCode.ALREADY_RUNNING,
+                f"the themes of {collection!r} are being computed already; read them when"
+                " that run ends",
+                field="collection",
+            )
 
     async def refresh_stale(self) -> int:
         async with self._pool.connection() as conn:
             stale = await rows.stale_collections(conn)
-        for tenant_id, collection_id in stale:
-            await self.compute(tenant_id, collection_id)
-        return len(stale)
+        return sum([await self.compute(tenant, collection) for tenant, collection in stale])
 
-    async def compute(self, tenant_id: UUID, collection_id: UUID) -> None:
+    async def compute(self, tenant_id: UUID, collection_id: UUID) -> bool:
+        """Compute and store the collection's themes, unless another run holds it."""
         async with self._pool.connection() as conn:
-            started = await _now(conn)
-            digests = await _themes(conn, tenant_id, collection_id, ())
-            async with conn.transaction():
-                await rows.save(conn, tenant_id, collection_id, digests, started)
+            if not await rows.try_lock(conn, collection_id):
+                return False
+            try:
+                started = await _now(conn)
+                digests = await _themes(conn, tenant_id, collection_id, ())
+                async with conn.transaction():
+                    await rows.save(conn, tenant_id, collection_id, digests, started)
+            finally:
+                await rows.unlock(conn, collection_id)
         log.info("themes of %s: %d", collection_id, len(digests))
+        return True
 
 
 async def _seen_by(conn: Conn, tenant: Tenant, collection_id: UUID, first: int) -> ThemeSet:

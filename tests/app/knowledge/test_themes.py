@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 import pytest
 
 from app.knowledge.communities import detect
 from app.localdb.stack import Stack
 from tests.graph_helpers import eventually, graphed_collection, wait_until_graphed
 from tests.graphql_client import GraphQLClient
-from tests.helpers import ingest, new_collection
+from tests.helpers import ingest, new_collection, rows
 
 SPACE = [
     "Neil Armstrong joined NASA in 1955. Neil Armstrong trained with Buzz Aldrin in Houston.",
@@ -75,13 +76,44 @@ def test_refresh_themes_now_and_bad_input(gql: GraphQLClient, stack: Stack) -> N
     name = new_collection(gql)
     ingest(gql, name, {"externalId": "a", "text": COOKING[1]})
     wait_until_graphed(stack, name, 1)
-    refreshed = gql.data(
-        "mutation($c: String!) { refreshThemes(collection: $c) { themesUpdatedAt stale"
-        " themes { size } } }",
-        c=name,
-    )["refreshThemes"]
+    refreshed = _refreshed(gql, name)
     assert refreshed["themesUpdatedAt"] and not refreshed["stale"]
     assert [t["size"] for t in refreshed["themes"]] == [5]
     body = gql.post(THEMES, c=name, first=0)
     assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": "first"}
     assert gql.error_code(THEMES, c="no-such-collection", first=5) == "NOT_FOUND"
+
+
+REFRESH = (
+    "mutation($c: String!) { refreshThemes(collection: $c) { themesUpdatedAt stale"
+    " themes { size } } }"
+)
+
+
+def _refreshed(gql: GraphQLClient, name: str) -> dict[str, Any]:
+    """The refreshed themes, once the background loop's own run of them (if any) has ended."""
+    bodies: list[dict[str, Any]] = []
+
+    def refreshed() -> bool:
+        bodies.append(gql.post(REFRESH, c=name))
+        errors = bodies[-1].get("errors")
+        assert not errors or errors[0]["extensions"]["code"] == "ALREADY_RUNNING", errors
+        return not errors
+
+    eventually(refreshed)
+    result: dict[str, Any] = bodies[-1]["data"]["refreshThemes"]
+    return result
+
+
+@pytest.mark.integration
+def test_a_refresh_is_refused_while_a_run_of_the_collection_is_under_way(
+    gql: GraphQLClient, stack: Stack
+) -> None:
+    name = new_collection(gql)
+    [(collection_id,)] = rows(stack, "SELECT id FROM collections WHERE name = %s", name)
+    with psycopg.connect(stack.endpoints.postgres_url, autocommit=True) as run:
+        held = "SELECT pg_try_advisory_lock(7342019, hashtext(%s))"
+        assert run.execute(held, (str(collection_id),)).fetchone() == (True,)
+        body = gql.post(REFRESH, c=name)
+    assert body["errors"][0]["extensions"] == {"code": "ALREADY_RUNNING", "field": "collection"}
+    assert _refreshed(gql, name)["themes"] == []  # the lock went with the session
