@@ -36,3 +36,7 @@ class Composer(Protocol):
     def compose(self, context: ComposeContext) -> AsyncIterator[Claim | Draft]:
         """Claims as they are ready, then the draft (whose `claims` may be empty)."""
         ...
+
+    async def warm_up(self) -> None:
+        """Load now what the first answer would otherwise wait for."""
+        ...

@@ -24,6 +24,9 @@ class GenerativeComposer:
         self._chat = chat
         self._prompt_tokens = prompt_tokens
 
+    async def warm_up(self) -> None:
+        """Nothing to load: the model is served elsewhere."""
+
     async def compose(self, context: ComposeContext) -> AsyncIterator[Claim | Draft]:
         passages = prompt.chosen(context.sources, self._prompt_tokens)
         draft, buffer, claims = Draft(), "", []

@@ -108,6 +108,11 @@ class Answers:
         if self._chat is not None:
             await self._chat.close()
 
+    async def warm_up(self) -> None:
+        """Each composer loads what it needs, once (one serves every LLM model)."""
+        for composer in {id(c): c for c in self._composers.values()}.values():
+            await composer.warm_up()
+
     def models(self) -> list[AnswerModel]:
         llm = [AnswerModel(m, "OPENAI_COMPATIBLE", False) for m in self._settings.llm.models]
         return [AnswerModel(EXTRACTIVE, "LOCAL", True), *llm]
@@ -312,14 +317,18 @@ class _Lookup:
     async def __call__(self, name: str) -> list[Source]:
         # A title is a name: the keyword leg alone finds its page, in milliseconds.
         request = replace(
-            self.run.request.search, query=name, top_k=self.top_k, mode=Mode.KEYWORD,
+            self.run.request.search,
+            query=name,
+            top_k=self.top_k,
+            mode=Mode.KEYWORD,
             min_score=None,
         )
         outcome = await self.search.search(self.tenant, request)
         known = {s.hit.chunk_id for s in self.run.sources}
         key = name.casefold()
         hits = [
-            h for h in outcome.hits
+            h
+            for h in outcome.hits
             if h.chunk_id not in known and without_qualifier(h.document.title).casefold() == key
         ]
         found = [Source(f"SRC:{len(self.run.sources) + i + 1:04d}", h) for i, h in enumerate(hits)]

@@ -66,6 +66,10 @@ class ExtractiveComposer:
         self._short_floor = short_floor
         self._reader = reader  # called on first use: loading the weights takes a second
 
+    async def warm_up(self) -> None:
+        """The weights loaded, and one passage read: a first answer waited over a second."""
+        await asyncio.to_thread(self._reader().read, "What is warm?", ["The model is warm."])
+
     async def compose(self, context: ComposeContext) -> AsyncIterator[Claim | Draft]:
         draft = await self.draft(context)
         for item in draft.claims:

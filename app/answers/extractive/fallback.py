@@ -24,8 +24,11 @@ _UNIT = re.compile(r"\s*(\w+)")  # the word after a number: its unit
 def draft(question: str, passages: list[Passage], language: str) -> Draft:
     asked = set(analyze(question))
     best = max(
-        ((len(asked & set(analyze(s.text))), -rank, rank, s)
-         for rank, p in enumerate(passages) for s in p.sentences),
+        (
+            (len(asked & set(analyze(s.text))), -rank, rank, s)
+            for rank, p in enumerate(passages)
+            for s in p.sentences
+        ),
         key=lambda item: item[:2],
         default=None,
     )

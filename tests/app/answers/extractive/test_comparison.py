@@ -28,14 +28,17 @@ def test_two_phrases_an_or_joins_at_the_end_are_the_sides_when_no_title_matches(
 
 
 def test_a_question_opening_with_an_auxiliary_is_answered_yes_or_no() -> None:
-    found = comparison_of("Are Kettle Span and Orrin Viaduct in the same county?",
-                          ["Kettle Span", "Orrin Viaduct"])
+    found = comparison_of(
+        "Are Kettle Span and Orrin Viaduct in the same county?", ["Kettle Span", "Orrin Viaduct"]
+    )
     assert found is not None and found.polar and found.order is None
 
 
 def test_two_subjects_named_without_a_choice_or_a_yes_no_are_no_comparison() -> None:
-    assert comparison_of("Who built Kettle Span near Orrin Viaduct?",
-                         ["Kettle Span", "Orrin Viaduct"]) is None
+    assert (
+        comparison_of("Who built Kettle Span near Orrin Viaduct?", ["Kettle Span", "Orrin Viaduct"])
+        is None
+    )
 
 
 def test_the_question_asked_of_a_side_names_it_alone_and_asks_for_the_kind_compared() -> None:
