@@ -236,6 +236,9 @@ class SpanContent:
     start: int
     end: int
     text: str
+    truncated: bool = strawberry.field(
+        description="The text was cut: at 200,000 characters a span, or 1,000,000 a request."
+    )
 
     @classmethod
     def of(cls, found: SpanText) -> SpanContent:
@@ -246,6 +249,7 @@ class SpanContent:
             start=span.start,
             end=span.end,
             text=found.text,
+            truncated=found.truncated,
         )
 
 

@@ -10,6 +10,7 @@ from store.pool import Pool
 from store.tenants import Tenant
 
 MAX_RULES = 1000
+MAX_TERMS = 50  # a rule's terms: each becomes one more alternative in every query it touches
 MAX_TERM = 100
 
 
@@ -23,9 +24,11 @@ class Vocabulary:
     ) -> list[VocabularyRule]:
         """Replace the collection's whole rule set."""
         target = await self._collections.get(tenant, collection)
+        if len(rules) > MAX_RULES:
+            raise TrellisError(
+                ErrorCode.BAD_USER_INPUT, f"at most {MAX_RULES} rules", field="rules"
+            )
         checked = [check_rule(index, rule) for index, rule in enumerate(rules)]
-        if len(checked) > MAX_RULES:
-            raise TrellisError(ErrorCode.BAD_USER_INPUT, f"at most {MAX_RULES} rules")
         async with self._pool.connection() as conn, conn.transaction():
             await vocabulary.replace(conn, tenant.id, target.id, checked)
             return await vocabulary.list_rules(conn, tenant.id, target.id)
@@ -39,6 +42,8 @@ class Vocabulary:
 def check_rule(index: int, rule: VocabularyRule) -> VocabularyRule:
     terms = [t.strip() for t in rule.terms if t.strip()]
     term = rule.term.strip() if rule.term else None
+    if len(terms) > MAX_TERMS:
+        raise _bad(index, f"a rule has at most {MAX_TERMS} terms")
     if any(len(t) > MAX_TERM for t in [*terms, term or ""]):
         raise _bad(index, f"terms are at most {MAX_TERM} characters")
     if rule.kind == "SYNONYMS" and (len(set(terms)) < 2 or term is not None):

@@ -36,6 +36,7 @@ def test_rules_round_trip_and_replace(gql: GraphQLClient) -> None:
         {"kind": "EXPANSION", "terms": ["x"]},
         {"kind": "EXPANSION", "term": "x", "terms": []},
         {"kind": "SYNONYMS", "terms": ["a", "x" * 101]},
+        {"kind": "SYNONYMS", "terms": [f"term {n}" for n in range(51)]},
     ],
 )
 def test_bad_rules_are_refused_and_keep_the_old_set(
@@ -47,3 +48,9 @@ def test_bad_rules_are_refused_and_keep_the_old_set(
     assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": "rules[1]"}
     listed = gql.data("query($c: String!) { vocabularyRules(collection: $c) { terms } }", c=name)
     assert listed["vocabularyRules"] == [{"terms": ["a", "b"]}]
+
+
+def test_more_than_a_thousand_rules_are_refused_naming_the_field(gql: GraphQLClient) -> None:
+    rules = [{"kind": "SYNONYMS", "terms": [f"a{n}", f"b{n}"]} for n in range(1001)]
+    body = gql.post(SET, c=new_collection(gql), r=rules)
+    assert body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT", "field": "rules"}
