@@ -10,9 +10,11 @@ each slower, so the limit is small and the queue short.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from uuid import UUID
 
 from app.errors import ErrorCode, TrellisError
 from app.settings import AdmissionSettings
@@ -78,3 +80,29 @@ class Admission:
             f"the server is at capacity ({why}); retry in {RETRY_AFTER_SECONDS} s",
             retryAfter=RETRY_AFTER_SECONDS,
         )
+
+
+class KeySockets:
+    """Open WebSockets per API key in this process: one key cannot hold every connection
+    the server has (each socket may carry 20 subscriptions, and each costs memory)."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._open: Counter[UUID] = Counter()
+
+    def open(self, key_id: UUID) -> None:
+        """Count a new socket of the key, or raise OVERLOADED when it has its limit."""
+        if self._open[key_id] >= self._limit:
+            raise TrellisError(
+                ErrorCode.OVERLOADED,
+                f"this API key has {self._limit} WebSockets open already; close one first",
+            )
+        self._open[key_id] += 1
+
+    def close(self, key_id: UUID) -> None:
+        self._open[key_id] -= 1
+        if self._open[key_id] <= 0:
+            del self._open[key_id]
+
+    def count(self, key_id: UUID) -> int:
+        return self._open[key_id]

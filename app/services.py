@@ -16,7 +16,7 @@ from neo4j.exceptions import DriverError
 from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
-from app.admission import Admission
+from app.admission import Admission, KeySockets
 from app.answers.composer import Composer
 from app.answers.extractive.engine import ExtractiveComposer
 from app.answers.generative import GenerativeComposer
@@ -89,6 +89,7 @@ class Services:
     metering: Metering
     warm_up: WarmUp
     admission: Admission
+    sockets: KeySockets
 
     async def close(self) -> None:
         await self.keyword_index.close()
@@ -196,6 +197,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         metering=access.metering,
         warm_up=WarmUp(),
         admission=Admission(settings.serving.admission),
+        sockets=KeySockets(settings.serving.sockets_per_key),
     )
 
 

@@ -68,6 +68,8 @@ VARIABLES = (
     "TRELLIS_ADMISSION_QUEUE",
     "TRELLIS_ADMISSION_WAIT_SECONDS",
     "TRELLIS_WORKERS",
+    "TRELLIS_MAX_SOCKETS_PER_KEY",
+    "TRELLIS_MAX_STREAM_SECONDS",
     "TRELLIS_INTROSPECTION",
     "TRELLIS_GRAPHIQL",
 )
@@ -217,6 +219,8 @@ class ServingSettings:
     graphiql: bool
     admission: AdmissionSettings
     workers: int  # server processes
+    sockets_per_key: int  # open WebSockets one API key may hold in a process
+    stream_seconds: float  # the longest a progress or tick subscription runs
 
 
 @dataclass(frozen=True)
@@ -337,6 +341,8 @@ def _serving(source: _Source) -> ServingSettings:
             wait_seconds=source.number("TRELLIS_ADMISSION_WAIT_SECONDS", 0.5, 0.0, 60.0),
         ),
         workers=source.integer("TRELLIS_WORKERS", 1, 1, 64),
+        sockets_per_key=source.integer("TRELLIS_MAX_SOCKETS_PER_KEY", 20, 1, 100_000),
+        stream_seconds=source.number("TRELLIS_MAX_STREAM_SECONDS", 3600.0, 1.0, 86_400.0),
     )
 
 

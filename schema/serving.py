@@ -10,14 +10,16 @@ from contextlib import contextmanager
 import uvicorn
 
 from app.localdb.stack import Stack, free_port
+from app.settings import Settings
 from schema.asgi import create_app
 
 
 @contextmanager
-def running_server(stack: Stack) -> Iterator[str]:
-    """Serve the app with uvicorn in a thread; yields its base URL."""
+def running_server(stack: Stack, settings: Settings | None = None) -> Iterator[str]:
+    """Serve the app with uvicorn in a thread, with the stack's settings unless others are
+    given; yields its base URL."""
     port = free_port()
-    app = create_app(stack.settings, stack.endpoints)
+    app = create_app(settings or stack.settings, stack.endpoints)
     config = uvicorn.Config(
         app,
         host="127.0.0.1",

@@ -32,8 +32,10 @@ class Subscription:
                 ErrorCode.BAD_USER_INPUT,
                 f"count must be 1 to {MAX_TICKS} and intervalMs 0 to 60000",
             )
+        ends = _stream_end(info)
         for tick in range(1, count + 1):
             yield tick
+            _check_lifetime(info, ends, "ticks")
             await asyncio.sleep(interval_ms / 1000)
 
     @strawberry.subscription(
@@ -59,7 +61,7 @@ class Subscription:
         tenant = await info.context.tenant()
         ingestion = info.context.services.ingestion
         job = uuid_or_not_found(job_id, "job")
-        last = None
+        last, ends = None, _stream_end(info)
         while True:
             summary = await ingestion.job(tenant, job)
             event = IngestProgress.of(summary)
@@ -68,4 +70,22 @@ class Subscription:
                 last = event
             if event.final:
                 return
+            _check_lifetime(info, ends, "ingestProgress")
             await asyncio.sleep(POLL_SECONDS)
+
+
+def _stream_end(info: Info) -> float:
+    seconds = info.context.services.settings.serving.stream_seconds
+    return asyncio.get_running_loop().time() + seconds
+
+
+def _check_lifetime(info: Info, ends: float, field: str) -> None:
+    """A stream past the longest a stream may run ends with TIMEOUT; subscribing again
+    goes on (an ingest job's progress picks up where it is)."""
+    if asyncio.get_running_loop().time() >= ends:
+        seconds = info.context.services.settings.serving.stream_seconds
+        raise TrellisError(
+            ErrorCode.TIMEOUT,
+            f"{field} ran for its longest, {seconds:g} s; subscribe again to go on",
+            field=field,
+        )

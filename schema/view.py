@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
@@ -16,6 +17,8 @@ from app.errors import TrellisError
 from app.services import Services
 from schema.context import Context
 from schema.graphiql import PAGE
+
+_SOCKET_KEY = "trellis.socket_key"  # the key a counted WebSocket was opened with
 
 
 class TrellisGraphQL(GraphQL[Context, None]):
@@ -36,13 +39,24 @@ class TrellisGraphQL(GraphQL[Context, None]):
         services: Services = request.app.state.services
         return Context(services=services, request=request, response=response)
 
-    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            await context.tenant()
+            await super().__call__(scope, receive, send)
+        finally:
+            counted = scope.get(_SOCKET_KEY)
+            if counted is not None:
+                scope["app"].state.services.sockets.close(counted)
+
+    async def on_ws_connect(self, context: Context) -> UnsetType | dict[str, object] | None:
+        """Authenticate the socket, and count it against its key's open sockets."""
+        try:
+            principal = await context.principal()
+            context.services.sockets.open(principal.key_id)
         except TrellisError as error:
             raise ConnectionRejectionError(
                 {"code": error.code.value, "message": error.message}
             ) from None
+        context.request.scope[_SOCKET_KEY] = principal.key_id
         return None
 
     async def render_graphql_ide(self, request: Request) -> Response:

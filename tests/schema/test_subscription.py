@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -10,6 +13,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.typing import Subprotocol
 
+from app.localdb.stack import Stack
+from schema.serving import running_server
+from tests.graph_helpers import eventually
 from tests.graphql_ws import open_ws, subscribe, ws_url
 
 pytestmark = pytest.mark.integration
@@ -110,3 +116,42 @@ def test_ingest_progress_of_an_unknown_job(base_url: str, tenant_key: str) -> No
         messages = subscribe(ws, 'subscription { ingestProgress(jobId: "nope") { final } }')
     errors = [e for m in messages if m["type"] == "next" for e in m["payload"]["errors"]]
     assert [e["extensions"]["code"] for e in errors] == ["NOT_FOUND"]
+
+
+@pytest.fixture(scope="module")
+def strict_url(stack: Stack) -> Iterator[str]:
+    """A second server on the same databases, with small socket and stream limits."""
+    serving = replace(stack.settings.serving, sockets_per_key=2, stream_seconds=1.0)
+    with running_server(stack, replace(stack.settings, serving=serving)) as url:
+        yield url
+
+
+def test_a_key_holds_a_bounded_number_of_sockets(strict_url: str, tenant_key: str) -> None:
+    params = {"X-API-Key": tenant_key}
+    with ExitStack() as held:
+        for _ in range(2):
+            ws = held.enter_context(open_ws(strict_url, params))
+            assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        with open_ws(strict_url, params) as third, pytest.raises(ConnectionClosed) as closed:
+            third.recv(timeout=10)
+        # Strawberry closes a refused socket as 4403 Forbidden, whatever the reason.
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+    def opens() -> bool:  # the server counts a socket closed once it has seen it close
+        with open_ws(strict_url, params) as ws:
+            try:
+                return bool(json.loads(ws.recv(timeout=10))["type"] == "connection_ack")
+            except ConnectionClosed:
+                return False
+
+    eventually(opens, seconds=10)
+
+
+def test_a_stream_ends_at_the_longest_a_stream_may_run(strict_url: str, tenant_key: str) -> None:
+    with open_ws(strict_url, {"X-API-Key": tenant_key}) as ws:
+        ws.recv(timeout=10)
+        messages = subscribe(ws, "subscription { ticks(count: 100, intervalMs: 100) }")
+    ticks = [m for m in messages if m["type"] == "next" and m["payload"].get("data")]
+    assert 5 <= len(ticks) <= 15
+    errors = [e for m in messages if m["type"] == "next" for e in m["payload"].get("errors", [])]
+    assert [e["extensions"] for e in errors] == [{"code": "TIMEOUT", "field": "ticks"}]

@@ -13,14 +13,21 @@ import pytest
 
 from app.answers.composer import ComposeContext, Lookup
 from app.answers.extractive.engine import ExtractiveComposer
+from app.answers.extractive.reader import SpanReader, shared_reader
 from app.answers.results import Draft, Source
 from tests.app.answers.extractive._sources import source, sources
 
 MILLS = sources(
-    ("Orrin Mill", "Orrin Mill is a former cotton mill in Marrow County. It was founded in 1861 "
-     "by the engineer Tobias Crane, and it closed in 1954 after a fire."),
-    ("Kettle Works", "Kettle Works is an ironworks in Marrow County. It was founded in 1879 by "
-     "Hester Vale, who ran it until her death."),
+    (
+        "Orrin Mill",
+        "Orrin Mill is a former cotton mill in Marrow County. It was founded in 1861 "
+        "by the engineer Tobias Crane, and it closed in 1954 after a fire.",
+    ),
+    (
+        "Kettle Works",
+        "Kettle Works is an ironworks in Marrow County. It was founded in 1879 by "
+        "Hester Vale, who ran it until her death.",
+    ),
     ("River Lune", "The Lune rises in the fells and reaches the sea below the old quay."),
 )
 
@@ -68,8 +75,12 @@ async def test_a_yes_no_comparison_compares_the_two_values_read() -> None:
 
 async def test_a_bridge_the_best_span_names_is_looked_up_and_read() -> None:
     film = source("The Lantern Gate", "The Lantern Gate is a 1931 drama film directed by Ada Ray.")
-    director = source("Ada Ray", "Ada Ray (1890 – 1960) was an English film director. She was "
-                      "born in Whitby, and she began as a set painter.", rank=2)
+    director = source(
+        "Ada Ray",
+        "Ada Ray (1890 – 1960) was an English film director. She was "
+        "born in Whitby, and she began as a set painter.",
+        rank=2,
+    )
     asked: list[str] = []
 
     async def lookup(name: str) -> list[Source]:
@@ -96,3 +107,29 @@ async def test_outside_the_reader_s_languages_the_best_sentence_and_its_count_an
     answer = await draft(question, found, language)
     assert answer.short_answer == "25"
     assert answer.support and answer.confidence is None
+
+
+async def test_warming_up_loads_the_reader_once_before_any_question() -> None:
+    loaded: list[SpanReader] = []
+
+    def reader() -> SpanReader:
+        loaded.append(shared_reader())
+        return loaded[-1]
+
+    composer = ExtractiveComposer(reader=reader)
+    await composer.warm_up()
+    assert len(loaded) == 1
+
+
+FILM = source("The Lantern Gate", "The Lantern Gate is a 1931 drama film directed by Ada Ray.")
+DIRECTOR = source(
+    "Ada Ray",
+    "Ada Ray (1890 – 1960) was an English film director and a painter of theatre sets.",
+    rank=2,
+)
+
+
+async def test_a_question_about_the_bridge_itself_keeps_the_bridge() -> None:
+    answer = await draft("Who directed The Lantern Gate?", [FILM, DIRECTOR])
+    assert answer.short_answer == "Ada Ray"
+
