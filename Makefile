@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
 
-.PHONY: setup run test lint bench bench-quality bench-answers train-reader clean services-down
+.PHONY: setup run test lint bench bench-quality bench-answers bench-reliability train-reader clean services-down
 
 setup: $(VENV)/.installed $(LAUNCHER)
 
@@ -44,6 +44,10 @@ bench: setup
 # Kept between runs and shared by both: indexing each dataset takes minutes.
 bench-quality: setup
 	$(BIN)/python -m bench.quality --keep .data/bench
+
+# Hostile queries, the 60 MB body, and 50 clients against one process and two (issue 50).
+bench-reliability: setup
+	$(BIN)/python -m bench.reliability --keep .data/bench
 
 bench-answers: setup
 	$(BIN)/python -m bench.answers --keep .data/bench

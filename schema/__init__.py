@@ -19,6 +19,7 @@ from schema.cost import QueryCost
 from schema.deadlines import Deadlines
 from schema.errors import ErrorCodes
 from schema.mutation import Mutation
+from schema.nul_bytes import NoNulBytes
 from schema.query import Query
 from schema.subscription import Subscription
 
@@ -40,6 +41,7 @@ def _extensions(
     """Factories: an extension holds one request's state, so each request gets its own."""
     limits: list[Callable[[], SchemaExtension]] = [
         lambda: QueryCost(serving.cost),
+        NoNulBytes,
         Admitted,
         lambda: Deadlines(serving.deadlines, answer_seconds),
         lambda: QueryDepthLimiter(max_depth=12),

@@ -13,6 +13,7 @@ from strawberry.types import Info as StrawberryInfo
 from app.services import Services
 from app.tenancy.auth import API_KEY_HEADER, Tenant, authenticate, key_from_connection_params
 from app.tenancy.principal import Principal, Scope
+from schema.loaders import Loaders
 
 
 @dataclass
@@ -24,6 +25,14 @@ class Context:
     connection_params: Any = None
     _principal: Principal | None = field(default=None, repr=False)
     _admitted: bool = field(default=False, repr=False)
+    _loaders: Loaders | None = field(default=None, repr=False)
+
+    @property
+    def loaders(self) -> Loaders:
+        """The per-node lookups, batched (schema/loaders.py)."""
+        if self._loaders is None:
+            self._loaders = Loaders(self.services, self.tenant)
+        return self._loaders
 
     async def authenticate(self, counted_as: Scope | None = None) -> Principal:
         """The caller, looked up once per HTTP request and again for every operation of a

@@ -8,9 +8,9 @@ from typing import Any
 import strawberry
 
 from app.knowledge.entities import mention_cursor
-from app.knowledge.relationships import TimeFilter
 from schema.context import Info
 from schema.documents import Document
+from schema.loaders import MentionKey, NeighbourKey
 from schema.pagination import PageInfo
 
 
@@ -36,10 +36,8 @@ class Entity:
     async def documents(
         self, info: Info, first: int = 10, after: str | None = None
     ) -> EntityDocumentConnection:
-        tenant = await info.context.tenant()
-        found, has_next = await info.context.services.entities.documents(
-            tenant, str(self.id), first, after
-        )
+        key = MentionKey(str(self.id), first, after)
+        found, has_next = await info.context.loaders.mentions.load(key)
         edges = [
             EntityDocumentEdge(cursor=mention_cursor(n, row), mentions=n, node=Document.of(row))
             for n, row in found
@@ -59,10 +57,8 @@ class Entity:
         as_of: datetime | None = None,
         known_at: datetime | None = None,
     ) -> list[Neighbour]:
-        tenant = await info.context.tenant()
-        found = await info.context.services.entities.neighbours(
-            tenant, str(self.id), first, TimeFilter.at(as_of, known_at)
-        )
+        key = NeighbourKey(str(self.id), first, as_of, known_at)
+        found = await info.context.loaders.neighbours.load(key)
         return [Neighbour(entity=Entity.of(row), weight=weight) for row, weight in found]
 
 

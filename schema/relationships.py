@@ -7,7 +7,6 @@ from enum import Enum
 
 import strawberry
 
-from app.errors import ErrorCode, TrellisError
 from app.knowledge import relationships as views
 from app.knowledge.relationships import Edge, Evidence
 from schema.context import Info
@@ -43,13 +42,8 @@ class EdgeEvidence:
 
     @strawberry.field(description="Null when the document was deleted a moment ago.")
     async def document(self, info: Info) -> Document | None:
-        tenant = await info.context.tenant()
-        try:
-            return Document.of(await info.context.services.documents.get(tenant, self.document_id))
-        except TrellisError as error:
-            if error.code is ErrorCode.NOT_FOUND:
-                return None
-            raise
+        row = await info.context.loaders.documents.load(str(self.document_id))
+        return None if row is None else Document.of(row)
 
 
 @strawberry.enum

@@ -205,6 +205,11 @@ class SearchResult:
         " leg does not, so while this is above zero a GRAPH or HYBRID result is not complete."
         " Documents whose projection was given up on are not counted: their graphNotes say why."
     )
+    graph_truncated: bool = strawberry.field(
+        description="The graph leg's walk reached one of its bounds (seed entities and"
+        " passages, nodes expanded a step, edges in all) and explored only the strongest part"
+        " of the graph around the query."
+    )
 
     @classmethod
     def of(cls, outcome: results.SearchOutcome) -> SearchResult:
@@ -215,6 +220,7 @@ class SearchResult:
             missing_legs=list(outcome.missing_legs),
             timings=[LegTiming(leg=k, ms=v) for k, v in outcome.timings_ms.items()],
             graph_pending=outcome.graph_pending,
+            graph_truncated=outcome.graph_truncated,
         )
 
 

@@ -302,21 +302,30 @@ async def _dicts(conn: Conn, sql: str, param: object) -> list[dict[str, Any]]:
 
 
 async def documents_mentioning(
-    conn: Conn, tenant: Tenant, entity_id: UUID, limit: int, after: tuple[int, UUID] | None
-) -> list[tuple[int, UUID]]:
-    """(mentions, document) for the documents the key may see that mention the entity, most
-    mentions first, `limit` of them after the keyset position `after`."""
+    conn: Conn,
+    tenant: Tenant,
+    entity_ids: list[UUID],
+    limit: int,
+    after: tuple[int, UUID] | None,
+) -> dict[UUID, list[tuple[int, UUID]]]:
+    """For each entity, (mentions, document) for the documents the key may see that mention
+    it, most mentions first, `limit` of them after the keyset position `after`: one statement
+    for every entity of a page."""
     count, last = after if after is not None else (None, None)
     seen, seen_params = visible(tenant, "d")
     cursor = await conn.execute(
-        "SELECT sum(m.count)::int AS n, m.document_id FROM mentions m"
+        "SELECT e.id, x.n, x.document_id FROM unnest(%s::uuid[]) AS e(id) CROSS JOIN LATERAL ("
+        " SELECT sum(m.count)::int AS n, m.document_id FROM mentions m"
         " JOIN documents d ON d.id = m.document_id"
-        f" WHERE m.tenant_id = %s AND m.entity_id = %s{seen} GROUP BY m.document_id"
+        f" WHERE m.tenant_id = %s AND m.entity_id = e.id{seen} GROUP BY m.document_id"
         " HAVING %s::int IS NULL OR (-sum(m.count), m.document_id) > (-%s::int, %s::uuid)"
-        " ORDER BY n DESC, m.document_id LIMIT %s",
-        (tenant.id, entity_id, *seen_params, count, count, last, limit),
+        " ORDER BY n DESC, m.document_id LIMIT %s) AS x",
+        (entity_ids, tenant.id, *seen_params, count, count, last, limit),
     )
-    return [(n, document_id) for n, document_id in await cursor.fetchall()]
+    found: dict[UUID, list[tuple[int, UUID]]] = {}
+    for entity_id, n, document_id in await cursor.fetchall():
+        found.setdefault(entity_id, []).append((n, document_id))
+    return found
 
 
 # mention_weight in SQL, over the `spans` of mentions row `m`: the walk's subgraph reads

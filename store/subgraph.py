@@ -8,18 +8,21 @@ as soon as they are written, with no projection lag. Relationship paths and thei
 still come from Neo4j.
 
 The start is seed entities and start chunks (named or anchor passages, whose entities join
-the first hop). Each step examines a bounded number of mentions per node
-(`retrieval.bounds.scan_per_node`), keeps at most `fanout` of them per node (strongest
-first) and the whole subgraph at most `max_edges`, so a hub entity cannot pull in the whole
-collection. Past the first hop only the `beam` entities the walk most reaches are expanded:
-little of the walk's mass goes to the rest.
+the first hop). Each step, in either direction, expands at most `MAX_FRONTIER` nodes (the
+strongest: seeds before weighted entities, and named chunks before anchors, by weight; the
+chunks and entities reached by their strongest edge), examines a bounded number of
+mentions per node (`retrieval.bounds.scan_per_node`), keeps at most `fanout` of them per
+node (strongest first), and stops the walk once the subgraph holds `max_edges`: a hub entity
+cannot pull in the whole collection, nor a query naming thousands of things. Past the first
+hop only the `beam` entities the walk most reaches are expanded: little of the walk's mass
+goes to the rest. Any of these cuts marks the subgraph `truncated`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from retrieval.bounds import scan_per_node
+from retrieval.bounds import capped, scan_per_node
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank
 from store.knowledge import MENTION_WEIGHT_SQL
 from store.pool import Conn
@@ -57,8 +60,8 @@ async def entity_chunk_subgraph(
     chunks up to `hops` entity hops away (hops=1: the chunks mentioning a seed or sharing an
     entity with a start chunk)."""
     sub = Subgraph(roots={*start.nodes})
-    entities = start.entities
-    found = await _start_entities(conn, tenant, start.start_chunks, bounds, sub)
+    entities = _strongest_entities(start)
+    found = await _start_entities(conn, tenant, _strongest_chunks(start), bounds, sub)
     entities += [e for e in found if e not in entities]
     seen = set(entities)
     for hop in range(hops):
@@ -66,15 +69,30 @@ async def entity_chunk_subgraph(
             entities = _beam(sub, start, entities, bounds.beam)
         chunks = await _expand(conn, _ENTITY_TO_CHUNKS, tenant, entities, bounds, sub, True)
         sub.chunks.update(chunks)
-        if len(sub.edges) >= bounds.max_edges or not chunks:
-            sub.truncated = sub.truncated or len(sub.edges) >= bounds.max_edges
-            break
-        if hop == hops - 1:
-            break  # the last chunks' other entities are beyond `hops`
+        if _full(sub, bounds) or not chunks or hop == hops - 1:
+            break  # past the last hop, the chunks' other entities are beyond `hops`
         found = await _expand(conn, _CHUNK_TO_ENTITIES, tenant, chunks, bounds, sub, False)
         entities = [e for e in found if e not in seen]
         seen.update(entities)
+        if _full(sub, bounds):
+            break
     return sub
+
+
+def _full(sub: Subgraph, bounds: Bounds) -> bool:
+    """Whether the subgraph holds its most edges; it is then marked truncated."""
+    sub.truncated |= len(sub.edges) >= bounds.max_edges
+    return len(sub.edges) >= bounds.max_edges
+
+
+def _strongest_entities(start: Restart) -> list[str]:
+    weighted = sorted(start.weighted, key=lambda pair: -pair[1])
+    return list(dict.fromkeys([*start.seeds, *(e for e, _ in weighted)]))
+
+
+def _strongest_chunks(start: Restart) -> list[str]:
+    anchors = sorted(start.anchors, key=lambda pair: -pair[1])
+    return list(dict.fromkeys([*start.chunks, *(c for c, _ in anchors)]))
 
 
 async def _start_entities(
@@ -104,8 +122,10 @@ async def _expand(
     sub: Subgraph,
     from_entities: bool,
 ) -> list[str]:
-    """One step from `ids`: each source's `fanout` strongest mentions join the subgraph;
-    the targets reached for the first time are returned."""
+    """One step from the strongest of `ids`: each source's `fanout` strongest mentions join
+    the subgraph; the targets reached for the first time are returned, strongest first."""
+    ids, cut = capped(ids)
+    sub.truncated |= cut
     scan = scan_per_node(len(ids))
     seen, scopes = visible(tenant, "d")
     sql = query.format(visible=_VISIBLE.format(seen=seen) if seen else "")
@@ -113,7 +133,7 @@ async def _expand(
     by_source: dict[str, list[tuple[str, int]]] = {}
     for source, target, weight in await cursor.fetchall():
         by_source.setdefault(source, []).append((target, weight))
-    reached: list[str] = []
+    reached: list[tuple[str, int]] = []
     for source, targets in by_source.items():
         sub.truncated |= len(targets) > bounds.fanout or len(targets) == scan
         for target, weight in sorted(targets, key=lambda t: (-t[1], t[0]))[: bounds.fanout]:
@@ -121,8 +141,8 @@ async def _expand(
             sub.edges[pair] = float(weight)
             if target not in sub.parent and _reachable(sub, source, target, from_entities):
                 sub.parent[target] = source
-                reached.append(target)
-    return reached
+                reached.append((target, weight))
+    return [t for t, _ in sorted(reached, key=lambda t: (-t[1], t[0]))]
 
 
 def _reachable(sub: Subgraph, source: str, target: str, from_entities: bool) -> bool:

@@ -69,6 +69,14 @@ class Documents:
             raise TrellisError(ErrorCode.NOT_FOUND, f"no document {document_id}")
         return row
 
+    async def get_many(self, tenant: Tenant, document_ids: list[str]) -> dict[str, DocumentRow]:
+        """The documents found among `document_ids` (others are missing from the result),
+        in one statement."""
+        ids = [u for u in map(_uuid_or_none, document_ids) if u is not None]
+        async with self._pool.connection() as conn:
+            rows = await documents.by_ids(conn, tenant, ids)
+        return {str(i): row for i, row in rows.items()}
+
     async def sections(self, tenant: Tenant, document_id: UUID) -> list[SectionRow]:
         async with self._pool.connection() as conn:
             return await documents.sections(conn, tenant.id, document_id)
@@ -138,3 +146,10 @@ def decode_cursor(cursor: str | None) -> tuple[datetime, UUID] | None:
         return datetime.fromisoformat(created), UUID(document_id)
     except ValueError:
         raise cursors.invalid() from None
+
+
+def _uuid_or_none(value: str) -> UUID | None:
+    try:
+        return UUID(value)
+    except ValueError:
+        return None

@@ -58,27 +58,45 @@ class Entities:
         self, tenant: Tenant, entity_id: str, first: int, time: TimeFilter
     ) -> list[tuple[dict[str, Any], float]]:
         """The strongest neighbours (co-occurrence weight plus facts), with that weight."""
+        return (await self.neighbours_of(tenant, [entity_id], first, time))[entity_id]
+
+    async def neighbours_of(
+        self, tenant: Tenant, entity_ids: list[str], first: int, time: TimeFilter
+    ) -> dict[str, list[tuple[dict[str, Any], float]]]:
+        """Each entity's strongest neighbours, in two round trips for all of them: one
+        expansion step (whose edge budget bounds the whole page) and one lookup."""
         check_range("first", first, 1, self.max_first)
         seen = time.seen_by(tenant.content_scopes)
-        found = await step(self._graph, str(tenant.id), [entity_id], seen, [], first)
-        pairs = found.neighbours.get(entity_id, [])
-        ids = [e for e, _ in pairs]
+        found = await step(self._graph, str(tenant.id), entity_ids, seen, [], first)
+        ids = list({e for pairs in found.neighbours.values() for e, _ in pairs})
         rows = await lookups.entities_by_id(self._graph, str(tenant.id), ids, tenant.content_scopes)
-        return [(rows[e], weight) for e, weight in pairs if e in rows]
+        return {
+            entity: [(rows[e], w) for e, w in found.neighbours.get(entity, []) if e in rows]
+            for entity in entity_ids
+        }
 
     async def documents(
         self, tenant: Tenant, entity_id: str, first: int, after: str | None
     ) -> tuple[list[tuple[int, DocumentRow]], bool]:
         """Documents mentioning the entity, most mentions first, and whether more follow."""
+        return (await self.documents_of(tenant, [entity_id], first, after))[entity_id]
+
+    async def documents_of(
+        self, tenant: Tenant, entity_ids: list[str], first: int, after: str | None
+    ) -> dict[str, tuple[list[tuple[int, DocumentRow]], bool]]:
+        """Each entity's page of documents, in two statements for all of them."""
         check_range("first", first, 1, self.max_first)
         position = _mention_position(after)
+        ids = [UUID(e) for e in entity_ids]
         async with self._pool.connection() as conn:
-            found = await knowledge.documents_mentioning(
-                conn, tenant, UUID(entity_id), first + 1, position
-            )
-            rows = await documents.by_ids(conn, tenant, [d for _, d in found])
-        pairs = [(n, rows[d]) for n, d in found[:first] if d in rows]
-        return pairs, len(found) > first
+            found = await knowledge.documents_mentioning(conn, tenant, ids, first + 1, position)
+            wanted = list({d for pages in found.values() for _, d in pages})
+            rows = await documents.by_ids(conn, tenant, wanted)
+        pages = {e: found.get(UUID(e), []) for e in entity_ids}
+        return {
+            e: ([(n, rows[d]) for n, d in page[:first] if d in rows], len(page) > first)
+            for e, page in pages.items()
+        }
 
 
 def mention_cursor(mentions: int, row: DocumentRow) -> str:

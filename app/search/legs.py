@@ -139,13 +139,14 @@ class SearchLegs:
         start = await self._start(context, seeds, titled)
         if not start.start.nodes:
             return LegResult()
-        found, _ = await self._discovery.discover(context.tenant, start)
+        found, truncated = await self._discovery.discover(context.tenant, start)
         chunks = await self._in_scope(scope, [UUID(d.chunk_id) for d in found])
         by_id = {UUID(d.chunk_id): d for d in found}
         ranked = chunks[: context.limit]
         result = LegResult(ranked, {c: by_id[c].score for c in ranked})
         result.trails = {c: by_id[c].trail for c in ranked}
         result.seeds = seeds
+        result.truncated = truncated
         return result
 
     async def _start(

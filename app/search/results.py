@@ -22,6 +22,7 @@ class LegResult:
     trails: dict[UUID, list[str]] = field(default_factory=dict)  # the graph walk's, per chunk
     terms: list[str] = field(default_factory=list)
     seeds: dict[str, str] = field(default_factory=dict)  # graph leg: linked entity -> its key
+    truncated: bool = False  # graph leg: the walk hit a bound (seeds, frontier, edges)
 
     @classmethod
     def of(cls, scored: list[tuple[UUID, float]]) -> LegResult:
@@ -71,3 +72,4 @@ class SearchOutcome:
     missing_legs: list[Leg]
     timings_ms: dict[str, float]
     graph_pending: int = 0  # documents in scope indexed but not yet in the graph
+    graph_truncated: bool = False  # the graph walk explored only the strongest part

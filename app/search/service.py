@@ -63,6 +63,7 @@ class _Collected:
     terms: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     graph_pending: int = 0
+    graph_truncated: bool = False
     passages: Passages = field(default_factory=dict)  # those of candidates that may be returned
 
 
@@ -139,6 +140,7 @@ class Search:
         )
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
+        collected.graph_truncated = Leg.GRAPH in results and results[Leg.GRAPH].truncated
         return collected
 
     async def _graph_pending(self, scope: Scope) -> int:
@@ -308,7 +310,9 @@ class Search:
         missing = sorted({leg for c in collected for leg in c.missing})
         timings = {k: v for c in collected for k, v in c.timings.items()}
         pending = sum(c.graph_pending for c in collected)
-        return SearchOutcome(uuid.uuid4(), hits, bool(missing), missing, timings, pending)
+        outcome = SearchOutcome(uuid.uuid4(), hits, bool(missing), missing, timings, pending)
+        outcome.graph_truncated = any(c.graph_truncated for c in collected)
+        return outcome
 
     async def _hits(
         self,

@@ -72,8 +72,8 @@ def test_an_ordinary_query_is_under_the_limit(gql: GraphQLClient) -> None:
     assert gql.data(nested(1, collection=new_collection(gql))) == {"entities": []}
 
 
-def test_the_limit_is_a_setting() -> None:
+async def test_the_limit_is_a_setting() -> None:
     settings = Settings.from_env({"TRELLIS_MAX_QUERY_COST": "10"})
     assert settings.serving.cost.max_cost == 10
-    result = build_schema(settings).execute_sync(nested(1, first=20))
+    result = await build_schema(settings).execute(nested(1, first=20))
     assert result.errors and (result.errors[0].extensions or {})["code"] == "QUERY_TOO_COSTLY"

@@ -61,6 +61,30 @@ def test_entity_by_id_with_neighbours(graphed: tuple[GraphQLClient, str]) -> Non
     assert "IBM" in tied and "Jim Whitehurst" in tied
 
 
+def test_a_page_of_entities_gets_each_its_own_neighbours_and_documents(
+    graphed: tuple[GraphQLClient, str],
+) -> None:
+    """The page's lookups are batched (schema/loaders.py); each entity still gets exactly
+    what it gets alone."""
+    gql, name = graphed
+    fields = "id neighbours(first: 3) { weight entity { name } }"
+    fields += " documents(first: 2) { edges { mentions node { externalId } } }"
+    page = gql.data(
+        f'query($c: String!) {{ entities(collection: $c, query: "IBM Krishna Raleigh Red",'
+        " first: 10)"
+        f" {{ entity {{ {fields} }} }} }}",
+        c=name,
+    )["entities"]
+    assert len(page) >= 3
+    for match in page:
+        alone = gql.data(
+            f"query($id: ID!) {{ entity(id: $id) {{ {fields} }} }}", id=match["entity"]["id"]
+        )
+        assert alone["entity"] == match["entity"]
+    assert any(m["entity"]["neighbours"] for m in page)
+    assert all(m["entity"]["documents"]["edges"] for m in page)
+
+
 def test_documents_mentioning_an_entity_page_by_mentions(gql: GraphQLClient, stack: Stack) -> None:
     name = new_collection(gql)
     texts = {

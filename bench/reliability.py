@@ -1,0 +1,269 @@
+"""Reliability under hostile input and load (issue 50), against `trellis serve` as a user runs
+it, on the 2Wiki corpus (6,119 passages), kept in `.data/bench/2wiki`.
+
+Run with `.venv/bin/python -m bench.reliability [--keep DIR] [--seconds 60] [--clients 50]`
+(`make bench-reliability`). Reported:
+
+- **bombs**: each hostile query sent 20 times: its code and how long its refusal took, and
+  the p95 of five other clients' searches meanwhile against their p95 just before (the
+  baseline, same run);
+- **the 60 MB body**: the time from sending its headers to the 413, declared by
+  Content-Length and sent chunked;
+- **load**: `clients` concurrent clients of HYBRID searches (topK 5, the dataset's questions
+  in turn) for `seconds`, against one process and then `TRELLIS_WORKERS=2`: searches a
+  second, the p50/p95 of admitted searches, OVERLOADED refusals, errors, degraded results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.localdb.stack import Stack, free_port, local_stack, make_key, stack_services
+from bench.quality import ensure_corpus, questions
+
+DATASET = "2wiki"
+SEARCH = "query($i: SearchInput!) { search(input: $i) { degraded hits { score } } }"
+OTHERS = 5  # clients searching while the bombs land
+
+
+@dataclass
+class Tally:
+    ms: list[float] = field(default_factory=list)  # admitted searches
+    codes: Counter[str] = field(default_factory=Counter)
+    degraded: int = 0
+
+
+def nested_neighbours(levels: int, first: int) -> str:
+    inner = "name"
+    for _ in range(levels):
+        inner = f"neighbours(first: {first}) {{ entity {{ {inner} }} }}"
+    entities = f'entities(collection: "{DATASET}", query: "film", first: 1)'
+    return f"{{ {entities} {{ entity {{ {inner} }} }} }}"
+
+
+BOMBS = {
+    "depth (14 levels)": nested_neighbours(14, 1),
+    "aliases (40)": "{ " + " ".join(f"a{n}: health {{ ok }}" for n in range(40)) + " }",
+    "fragment cycle": "{ ...A } fragment A on Query { ...B health { ok } }"
+    " fragment B on Query { ...A }",
+    "cost (documents of 100 entities)": f'{{ entities(collection: "{DATASET}", query: "film",'
+    " first: 100) { entity { documents(first: 100) { edges { node { id } } } } } }",
+    "nested neighbours (the issue's)": nested_neighbours(3, 100),
+    "tokens (6,000)": "{ " + " ".join("health { ok }" for _ in range(1500)) + " }",
+}
+
+
+@contextmanager
+def served(stack: Stack, workers: int) -> Iterator[str]:
+    """`trellis serve` on the stack's databases, in its own process(es), until ready."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "TRELLIS_DATA_DIR": str(stack.data_dir),
+        "NEO4J_BOLT_PORT": str(stack.settings.neo4j.local_bolt_port),
+        "TRELLIS_PORT": str(port),
+        "TRELLIS_WORKERS": str(workers),
+        "TRELLIS_LOG_LEVEL": "WARNING",
+    }
+    trellis = str(Path(sys.executable).parent / "trellis")
+    server = subprocess.Popen([trellis, "serve"], env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(url, server)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def _wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit("the server exited before it was ready")
+        try:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit("the server was not ready in 180 s")
+
+
+async def _search(client: httpx.AsyncClient, question: str, tally: Tally) -> None:
+    variables = {"i": {"collections": [DATASET], "query": question, "mode": "HYBRID", "topK": 5}}
+    started = time.perf_counter()
+    try:
+        response = await client.post("/graphql", json={"query": SEARCH, "variables": variables})
+    except httpx.HTTPError as error:
+        tally.codes[type(error).__name__] += 1
+        return
+    elapsed = (time.perf_counter() - started) * 1000
+    body = response.json()
+    if body.get("errors"):
+        tally.codes[body["errors"][0].get("extensions", {}).get("code", "?")] += 1
+        return
+    tally.ms.append(elapsed)
+    tally.codes["ok"] += 1
+    tally.degraded += bool(body["data"]["search"]["degraded"])
+
+
+async def _client_loop(
+    client: httpx.AsyncClient, asked: list[str], offset: int, until: float, tally: Tally
+) -> None:
+    turn = offset
+    while time.monotonic() < until:
+        await _search(client, asked[turn % len(asked)], tally)
+        turn += 1
+
+
+def _client(url: str, key: str, connections: int) -> httpx.AsyncClient:
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    headers = {"X-API-Key": key}
+    return httpx.AsyncClient(base_url=url, headers=headers, timeout=60, limits=limits)
+
+
+async def load(url: str, key: str, asked: list[str], clients: int, seconds: float) -> Tally:
+    tally = Tally()
+    async with _client(url, key, clients) as client:
+        until = time.monotonic() + seconds
+        loops = [_client_loop(client, asked, n * 7, until, tally) for n in range(clients)]
+        await asyncio.gather(*loops)
+    return tally
+
+
+async def bombs(url: str, key: str, asked: list[str]) -> list[dict[str, Any]]:
+    """Each bomb 20 times while OTHERS clients search; their p95 against a quiet baseline."""
+    rows = []
+    async with _client(url, key, OTHERS + 2) as client:
+        quiet = Tally()
+        await _during(client, asked, quiet, asyncio.sleep(5))
+        for name, query in BOMBS.items():
+            meanwhile, refusals = Tally(), Tally()
+            await _during(client, asked, meanwhile, _throw(client, query, refusals))
+            rows.append(_bomb_row(name, refusals, meanwhile, quiet))
+    return rows
+
+
+async def _during(client: httpx.AsyncClient, asked: list[str], tally: Tally, attack: Any) -> None:
+    until = time.monotonic() + 3600
+    others = [
+        asyncio.create_task(_client_loop(client, asked, n * 11, until, tally))
+        for n in range(OTHERS)
+    ]
+    await attack
+    for task in others:
+        task.cancel()
+    await asyncio.gather(*others, return_exceptions=True)
+
+
+async def _throw(client: httpx.AsyncClient, query: str, refusals: Tally) -> None:
+    for _ in range(20):
+        started = time.perf_counter()
+        response = await client.post("/graphql", json={"query": query})
+        refusals.ms.append((time.perf_counter() - started) * 1000)
+        errors = response.json().get("errors") or [{}]
+        refusals.codes[errors[0].get("extensions", {}).get("code", "none")] += 1
+        await asyncio.sleep(0.1)
+
+
+def _bomb_row(name: str, refusals: Tally, meanwhile: Tally, quiet: Tally) -> dict[str, Any]:
+    return {
+        "bomb": name,
+        "codes": dict(refusals.codes),
+        "refusal p50 ms": statistics.median(refusals.ms),
+        "refusal max ms": max(refusals.ms),
+        "others p95 ms": _p95(meanwhile.ms),
+        "others p95, quiet": _p95(quiet.ms),
+    }
+
+
+async def big_body(url: str, key: str, chunked: bool) -> tuple[int, float]:
+    """The status and milliseconds from the first byte sent to the response, for 60 MB."""
+    host, port = url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    size = 60 * 1024 * 1024
+    length = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {size}"
+    head = f"POST /graphql HTTP/1.1\r\nHost: {host}\r\nX-API-Key: {key}\r\n"
+    head += f"Content-Type: application/json\r\n{length}\r\n\r\n"
+    started = time.perf_counter()
+    writer.write(head.encode())
+    sending = asyncio.create_task(_send_body(writer, size, chunked))
+    status = await reader.readline()
+    elapsed = (time.perf_counter() - started) * 1000
+    sending.cancel()
+    writer.close()
+    return int(status.split()[1]), elapsed
+
+
+async def _send_body(writer: asyncio.StreamWriter, size: int, chunked: bool) -> None:
+    block = b'{"query": "' + b"x" * (1024 * 1024 - 11)
+    try:
+        for _ in range(size // len(block)):
+            writer.write(f"{len(block):x}\r\n".encode() + block + b"\r\n" if chunked else block)
+            await writer.drain()
+    except (ConnectionError, asyncio.CancelledError):
+        return
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[18] if len(values) >= 2 else float("nan")
+
+
+def report_load(workers: int, tally: Tally, seconds: float) -> None:
+    ok = tally.codes["ok"]
+    others = {k: v for k, v in tally.codes.items() if k not in ("ok", "OVERLOADED")}
+    print(
+        f"| {workers} | {ok / seconds:.1f} | {statistics.median(tally.ms):.0f} / "
+        f"{_p95(tally.ms):.0f} | {tally.codes['OVERLOADED']} | {sum(others.values())} "
+        f"{others or ''} | {tally.degraded} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--keep", type=Path, default=Path(".data/bench"))
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--clients", type=int, default=50)
+    args = parser.parse_args()
+    asked = [q["question"] for q in questions(DATASET, None)]
+    with local_stack(keep_in=args.keep / DATASET) as stack:
+        asyncio.run(_ready_corpus(stack))
+        key = make_key(stack, "bench")
+        with served(stack, 1) as url:
+            rows = asyncio.run(bombs(url, key, asked))
+            bodies = [asyncio.run(big_body(url, key, chunked)) for chunked in (False, True)]
+        print("\n### bombs, each sent 20 times while 5 other clients search\n")
+        for row in rows:
+            print(row)
+        print(f"\n- 60 MB body, declared: {bodies[0]}; chunked: {bodies[1]} (status, ms)")
+        print(f"\n### load: {args.clients} clients, {args.seconds:g} s of HYBRID searches\n")
+        print("| processes | searches/s | admitted p50 / p95 ms | OVERLOADED | errors | degraded |")
+        print("|---|---|---|---|---|---|")
+        for workers in (1, 2):
+            with served(stack, workers) as url:
+                tally = asyncio.run(load(url, key, asked, args.clients, args.seconds))
+            report_load(workers, tally, args.seconds)
+
+
+async def _ready_corpus(stack: Stack) -> None:
+    async with stack_services(stack) as services:
+        await ensure_corpus(services, DATASET)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""No string a request gives may hold U+0000: Postgres text cannot store it, and ingestion
+refuses it as binary data. A request carrying one, in an argument or a variable, is refused
+before anything runs with BAD_USER_INPUT naming the argument (or variable), instead of failing
+deep in a database driver.
+
+The documents and records an ingest carries are the exception: each is judged on its own, and
+one holding binary data fails alone (INVALID_ENCODING) while the others are ingested."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from graphql import (
+    ArgumentNode,
+    GraphQLError,
+    ListValueNode,
+    ObjectValueNode,
+    StringValueNode,
+    ValueNode,
+    VariableNode,
+    visit,
+)
+from graphql.language import Visitor
+from strawberry.extensions import SchemaExtension
+
+from app.errors import ErrorCode
+
+NUL = "\x00"
+JUDGED_PER_ITEM = frozenset({"documents", "records"})  # the ingest mutations' payloads
+
+
+class NoNulBytes(SchemaExtension):
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        finder = _Finder()
+        if context.graphql_document is not None:
+            visit(context.graphql_document, finder)
+        variables = {k: v for k, v in (context.variables or {}).items() if k not in finder.exempt}
+        field = _in_variables(variables) or finder.found
+        if field is not None and not context.pre_execution_errors:
+            context.pre_execution_errors = [_refused(field)]
+        yield
+
+
+def _in_variables(variables: dict[str, Any]) -> str | None:
+    return next((name for name, value in variables.items() if _holds(value)), None)
+
+
+def _holds(value: object) -> bool:
+    if isinstance(value, str):
+        return NUL in value
+    if isinstance(value, dict):
+        return any(_holds(v) or _holds(k) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds(v) for v in value)
+    return False
+
+
+class _Finder(Visitor):
+    """The first argument whose literal holds a NUL, and the variables that feed payloads
+    judged per item."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: str | None = None
+        self.exempt: set[str] = set()
+
+    def enter_argument(self, node: ArgumentNode, *_: object) -> None:
+        if node.name.value in JUDGED_PER_ITEM:
+            self.exempt |= _variables_in(node.value)
+        elif self.found is None and _literal_holds(node.value):
+            self.found = node.name.value
+
+
+def _variables_in(node: ValueNode) -> set[str]:
+    if isinstance(node, VariableNode):
+        return {node.name.value}
+    if isinstance(node, ListValueNode):
+        return {name for v in node.values for name in _variables_in(v)}
+    if isinstance(node, ObjectValueNode):
+        return {name for f in node.fields for name in _variables_in(f.value)}
+    return set()
+
+
+def _literal_holds(node: ValueNode) -> bool:
+    if isinstance(node, StringValueNode):
+        return NUL in node.value
+    if isinstance(node, ListValueNode):
+        return any(_literal_holds(v) for v in node.values)
+    if isinstance(node, ObjectValueNode):
+        return any(_literal_holds(f.value) for f in node.fields)
+    return False
+
+
+def _refused(field: str) -> GraphQLError:
+    return GraphQLError(
+        f"{field} holds a NUL character (U+0000), which no text in Trellis may hold",
+        extensions={"code": ErrorCode.BAD_USER_INPUT.value, "field": field},
+    )
