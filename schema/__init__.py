@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import strawberry
+from graphql import GraphQLError
 from strawberry.extensions import (
     DisableIntrospection,
     MaxAliasesLimiter,
@@ -12,6 +13,7 @@ from strawberry.extensions import (
     QueryDepthLimiter,
     SchemaExtension,
 )
+from strawberry.types import ExecutionContext
 
 from app.settings import ServingSettings, Settings
 from schema.admission import Admitted
@@ -24,10 +26,19 @@ from schema.query import Query
 from schema.subscription import Subscription
 
 
+class _Schema(strawberry.Schema):
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        """Nothing logged here: Strawberry logs every error with its whole document, so each
+        refused bomb wrote kilobytes at ERROR. The unexpected ones are logged where they are
+        coded (schema/errors.py); a client's mistakes are answered, not logged."""
+
+
 def build_schema(settings: Settings | None = None) -> strawberry.Schema:
     """The schema with its request limits: the defaults unless settings are given."""
     settings = settings or Settings.from_env({})
-    return strawberry.Schema(
+    return _Schema(
         query=Query,
         mutation=Mutation,
         subscription=Subscription,

@@ -1,5 +1,5 @@
 """Admission of GraphQL operations (app/admission.py): a query, a mutation or an answer stream
-takes one of the process's slots from validation to the end of execution. Refused, it gets
+takes one of the process's slots for its execution. Refused, it gets
 OVERLOADED, and over HTTP status 503 with Retry-After. Ingest mutations are not counted: they
 wait on the ingest queue (with `wait: true`, for minutes), which has its own fairness; nor are
 the other subscriptions, which mostly wait for events."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from graphql import GraphQLError, OperationType
+from graphql import ExecutionResult, GraphQLError, OperationType
 from starlette.responses import Response
 from strawberry.extensions import SchemaExtension
 
@@ -21,25 +21,23 @@ COUNTED_STREAMS = frozenset({"answerStream"})
 
 
 class Admitted(SchemaExtension):
-    def __init__(self) -> None:
-        self._held: Admission | None = None
+    """Takes the slot once the operation is valid: a refused document (its depth, its cost)
+    never waits for one, and is refused as fast under load as idle."""
 
-    async def on_operation(self) -> AsyncIterator[None]:
-        try:
-            yield
-        finally:
-            if self._held is not None:
-                self._held.leave()
-
-    async def on_validate(self) -> AsyncIterator[None]:
+    async def on_execute(self) -> AsyncIterator[None]:
         admission = self._admission()
+        held = False
         if admission is not None and self._counted():
             try:
                 await admission.enter()
-                self._held = admission
+                held = True
             except TrellisError as refused:
                 self._refuse(refused)
-        yield
+        try:
+            yield
+        finally:
+            if held and admission is not None:
+                admission.leave()
 
     def _admission(self) -> Admission | None:
         context = self.execution_context
@@ -60,10 +58,10 @@ class Admitted(SchemaExtension):
         return not (operation.operation == OperationType.MUTATION and fields <= INGEST_FIELDS)
 
     def _refuse(self, refused: TrellisError) -> None:
+        """A result set before execution stands in for it: nothing runs."""
         extensions = {**refused.details, "code": ErrorCode.OVERLOADED.value}
-        self.execution_context.pre_execution_errors = [
-            GraphQLError(refused.message, extensions=extensions)
-        ]
+        error = GraphQLError(refused.message, extensions=extensions)
+        self.execution_context.result = ExecutionResult(data=None, errors=[error])
         response = getattr(self.execution_context.context, "response", None)
         if isinstance(response, Response):
             response.status_code = 503
