@@ -56,6 +56,13 @@ def test_production_values_are_read(tmp_path: Path) -> None:
         ({"NEO4J_URI": "http://graph:7474", "NEO4J_USER": "u", "NEO4J_PASSWORD": "p"}, "NEO4J_URI"),
         ({"NEO4J_URI": "neo4j://graph:7687", "NEO4J_PASSWORD": "p"}, "NEO4J_USER"),
         ({"NEO4J_URI": "neo4j://graph:7687", "NEO4J_USER": "neo4j"}, "NEO4J_PASSWORD"),
+        ({"TRELLIS_INTROSPECTION": "maybe"}, "TRELLIS_INTROSPECTION"),
+        ({"TRELLIS_MAX_QUERY_COST": "0"}, "TRELLIS_MAX_QUERY_COST"),
+        ({"TRELLIS_MAX_BODY_BYTES": "10"}, "TRELLIS_MAX_BODY_BYTES"),
+        ({"TRELLIS_MAX_INGEST_BODY_BYTES": "2048"}, "TRELLIS_MAX_INGEST_BODY_BYTES"),
+        ({"TRELLIS_DEADLINE_SEARCH_SECONDS": "never"}, "TRELLIS_DEADLINE_SEARCH_SECONDS"),
+        ({"TRELLIS_WORKERS": "0"}, "TRELLIS_WORKERS"),
+        ({"TRELLIS_MAX_CONCURRENT_REQUESTS": "0"}, "TRELLIS_MAX_CONCURRENT_REQUESTS"),
     ],
 )
 def test_bad_values_name_the_variable(env: dict[str, str], variable: str) -> None:
