@@ -78,7 +78,7 @@ class Admission:
         return TrellisError(
             ErrorCode.OVERLOADED,
             f"the server is at capacity ({why}); retry in {RETRY_AFTER_SECONDS} s",
-            retryAfter=RETRY_AFTER_SECONDS,
+            retryAfterSeconds=RETRY_AFTER_SECONDS,
         )
 
 

@@ -1,8 +1,9 @@
-"""Admission of GraphQL operations (app/admission.py): a query, a mutation or an answer stream
-takes one of the process's slots for its execution. Refused, it gets
-OVERLOADED, and over HTTP status 503 with Retry-After. Ingest mutations are not counted: they
-wait on the ingest queue (with `wait: true`, for minutes), which has its own fairness; nor are
-the other subscriptions, which mostly wait for events."""
+"""Admission of GraphQL operations (app/admission.py): a query or a mutation takes one of the
+process's slots for its execution. Refused, it gets OVERLOADED, and over HTTP status 503 with
+Retry-After. Ingest mutations are not counted: they wait on the ingest queue (with `wait:
+true`, for minutes), which has its own fairness. Of the subscriptions, an answer stream takes
+a slot in its resolver for as long as it streams (Strawberry's execution hook ends when the
+stream starts); the others mostly wait for events."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ from app.admission import RETRY_AFTER_SECONDS, Admission
 from app.errors import ErrorCode, TrellisError
 from schema._operations import chosen_operation, root_fields
 from schema.body_limit import INGEST_FIELDS
-
-COUNTED_STREAMS = frozenset({"answerStream"})
 
 
 class Admitted(SchemaExtension):
@@ -54,7 +53,7 @@ class Admitted(SchemaExtension):
             return False
         fields = root_fields(operation)
         if operation.operation == OperationType.SUBSCRIPTION:
-            return bool(fields & COUNTED_STREAMS)
+            return False  # an answer stream holds its slot in its resolver, for its whole life
         return not (operation.operation == OperationType.MUTATION and fields <= INGEST_FIELDS)
 
     def _refuse(self, refused: TrellisError) -> None:

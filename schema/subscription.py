@@ -48,8 +48,9 @@ class Subscription:
     ) -> AsyncGenerator[AnswerEvent, None]:
         principal = await info.context.principal()
         request = input.to_request()
-        async for event in info.context.services.answers.stream(principal, request):
-            yield event_of(event, request.sources)
+        async with info.context.services.admission.slot():  # refused: an OVERLOADED error
+            async for event in info.context.services.answers.stream(principal, request):
+                yield event_of(event, request.sources)
 
     @strawberry.subscription(
         permission_classes=INGEST,

@@ -28,7 +28,8 @@ async def test_a_waiting_request_takes_the_slot_that_frees_and_the_queue_is_boun
     with pytest.raises(TrellisError) as refused:
         await admission.enter()
     assert time.perf_counter() - started < 0.05  # at once: the queue is full
-    assert refused.value.code == ErrorCode.OVERLOADED and refused.value.details["retryAfter"] == 1
+    assert refused.value.code == ErrorCode.OVERLOADED
+    assert refused.value.details["retryAfterSeconds"] == 1
     assert admission.counts().waiting == 1 and admission.counts().running == 1
     admission.leave()
     await waiting
@@ -60,7 +61,7 @@ async def test_over_http_a_refused_query_gets_503_retry_after_and_overloaded() -
         served = await client.post("/graphql", json={"query": "{ __typename }"})
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
     [error] = refused.json()["errors"]
-    assert error["extensions"] == {"code": "OVERLOADED", "retryAfter": 1}
+    assert error["extensions"] == {"code": "OVERLOADED", "retryAfterSeconds": 1}
     assert served.status_code == 200 and served.json()["data"] == {"__typename": "Query"}
     assert admission.counts().running == 0  # the slot was given back after the query
 
