@@ -11,17 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from graphql import (
-    GraphQLEnumType,
-    GraphQLField,
-    GraphQLInputObjectType,
-    GraphQLInputType,
-    GraphQLList,
-    GraphQLNonNull,
-    GraphQLScalarType,
-    get_named_type,
-    is_leaf_type,
-)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_graphql import from_schema, nodes
@@ -29,6 +18,7 @@ from hypothesis_graphql import from_schema, nodes
 from app.localdb.stack import Stack
 from schema import schema
 from tests.helpers import rows
+from tests.schema._queries import TEXT_FIELDS, filled_query
 
 pytestmark = pytest.mark.integration
 QUERY_FIELDS = sorted(schema._schema.query_type.fields) if schema._schema.query_type else []
@@ -84,67 +74,14 @@ def test_generated_queries_get_data_or_coded_errors(
     _assert_coded(_post(http, tenant_key_module, query))
 
 
-def _value(kind: GraphQLInputType, hostile: str) -> str:
-    """A GraphQL literal of `kind`: the hostile string wherever a string goes."""
-    if isinstance(kind, GraphQLNonNull):
-        return _value(kind.of_type, hostile)
-    if isinstance(kind, GraphQLList):
-        return f"[{_value(kind.of_type, hostile)}]"
-    if isinstance(kind, GraphQLEnumType):
-        return str(next(iter(kind.values)))
-    if isinstance(kind, GraphQLInputObjectType):
-        fields = [
-            f"{n}: {_value(f.type, hostile)}"
-            for n, f in kind.fields.items()
-            if _is_string(f.type) or isinstance(f.type, GraphQLNonNull)
-        ]
-        return "{" + ", ".join(fields) + "}"
-    assert isinstance(kind, GraphQLScalarType)
-    literal = {"Int": "1", "Float": "1.0", "Boolean": "false"}.get(kind.name)
-    return literal or _quoted(hostile)
-
-
-def _is_string(kind: GraphQLInputType) -> bool:
-    named = get_named_type(kind)
-    return isinstance(named, GraphQLScalarType) and named.name in ("String", "ID")
-
-
-def _quoted(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in escaped) + '"'
-
-
-def _hostile_query(name: str, field: GraphQLField, hostile: str) -> str:
-    arguments = ", ".join(
-        f"{n}: {_value(a.type, hostile)}"
-        for n, a in field.args.items()
-        if _is_string(a.type)
-        or isinstance(a.type, GraphQLNonNull)
-        or isinstance(get_named_type(a.type), GraphQLInputObjectType)
-    )
-    call = f"{name}({arguments})" if arguments else name
-    selection = "" if is_leaf_type(get_named_type(field.type)) else " { __typename }"
-    return f"{{ {call}{selection} }}"
-
-
-STRING_FIELDS = [
-    (name, field)
-    for name, field in sorted(schema._schema.query_type.fields.items())  # type: ignore[union-attr]
-    if any(
-        _is_string(a.type) or isinstance(get_named_type(a.type), GraphQLInputObjectType)
-        for a in field.args.values()
-    )
-]
-
-
 @pytest.mark.parametrize("hostile", HOSTILE, ids=lambda h: repr(h[:12]))
 def test_hostile_strings_in_every_string_argument_get_coded_errors_and_change_nothing(
     http: httpx.Client, tenant_key_module: str, stack: Stack, hostile: str
 ) -> None:
     before = _fingerprint(stack)
     answered: list[Any] = []
-    for name, field in STRING_FIELDS:
-        response = _post(http, tenant_key_module, _hostile_query(name, field, hostile))
+    for name, field in TEXT_FIELDS:
+        response = _post(http, tenant_key_module, filled_query(name, field, hostile, depth=0))
         _assert_coded(response)
         answered.append(name)
     assert len(answered) >= 10
