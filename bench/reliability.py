@@ -13,6 +13,10 @@ Run with `.venv/bin/python -m bench.reliability [--keep DIR] [--seconds 60] [--c
   passages) in the database that holds 2Wiki, right after its ingest job finished (a second
   pass: the first warms pages and parses), against the same searches after a manual ANALYZE
   (the baseline, same run); the collection is deleted afterwards;
+- **soak** (`--soak SECONDS`, 600 for the figure, alone): mixed traffic against one process, five
+  clients searching, two asking for answers and one ingesting a document every two seconds
+  into a collection of its own: the server's resident memory and its Postgres connections
+  after a minute (the baseline) and at the end;
 - **load**: `clients` concurrent clients of HYBRID searches (topK 5, the dataset's questions
   in turn) for `seconds`, against one process and then `TRELLIS_WORKERS=2`: searches a
   second, the p50/p95 of admitted searches, OVERLOADED refusals, errors, degraded results.
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 
 from app.localdb.stack import Stack, free_port, local_stack, make_key, stack_services
 from app.services import Services
@@ -79,8 +84,9 @@ BOMBS = {
 
 
 @contextmanager
-def served(stack: Stack, workers: int) -> Iterator[str]:
-    """`trellis serve` on the stack's databases, in its own process(es), until ready."""
+def served(stack: Stack, workers: int) -> Iterator[tuple[str, int]]:
+    """`trellis serve` on the stack's databases, in its own process(es), until ready: its
+    URL and its process id (with one worker, the server itself)."""
     port = free_port()
     env = {
         **os.environ,
@@ -95,7 +101,7 @@ def served(stack: Stack, workers: int) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(url, server)
-        yield url
+        yield url, server.pid
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -262,9 +268,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--only-fresh", action="store_true", help="the new collection only")
+    parser.add_argument("--soak", type=float, default=0.0, help="seconds of mixed traffic")
     args = parser.parse_args()
     with local_stack(keep_in=args.keep / DATASET) as stack:
         asyncio.run(_ready_corpus(stack))
+        if args.soak:
+            soak(stack, make_key(stack, "bench"), args.soak)
+            return
         report_fresh(*asyncio.run(fresh_collection(stack)))
         if not args.only_fresh:
             key = make_key(stack, "bench")
@@ -275,7 +285,7 @@ def main() -> None:
 def hostile(stack: Stack, key: str) -> None:
     """The bombs and the 60 MB body, against one process."""
     asked = [q["question"] for q in questions(DATASET, None)]
-    with served(stack, 1) as url:
+    with served(stack, 1) as (url, _):
         print("\n### bombs, each sent 20 times while 5 other clients search\n")
         for row in asyncio.run(bombs(url, key, asked)):
             print(row, flush=True)
@@ -293,9 +303,87 @@ def loads(stack: Stack, key: str, clients: int, seconds: float) -> None:
     print("| processes | searches/s | admitted p50 / p95 ms | OVERLOADED | errors | degraded |")
     print("|---|---|---|---|---|---|")
     for workers in (1, 2):
-        with served(stack, workers) as url:
+        with served(stack, workers) as (url, _):
             tally = asyncio.run(load(url, key, asked, clients, seconds))
         report_load(workers, tally, seconds)
+
+
+ANSWER = "query($i: AnswerInput!) { answer(input: $i) { text } }"
+INGEST = (
+    "mutation($c: String!, $docs: [DocumentInput!]!) {"
+    " ingestDocuments(collection: $c, documents: $docs) { job { id } } }"
+)
+CREATE = "mutation($n: String!) { createCollection(name: $n) { id } }"
+
+
+def soak(stack: Stack, key: str, seconds: float) -> None:
+    """Mixed traffic for `seconds`; memory and connections after a minute and at the end."""
+    asked = [q["question"] for q in questions(DATASET, None)]
+    with served(stack, 1) as (url, pid):
+        readings = asyncio.run(_soak(url, key, asked, seconds, pid, stack))
+    (rss0, conns0), (rss1, conns1) = readings
+    print(f"\n### soak: {seconds:g} s of mixed search, answer and ingest, one process\n")
+    print(
+        f"- resident memory: {rss0:.0f} MB after a minute, {rss1:.0f} MB at the end"
+        f" ({(rss1 / rss0 - 1) * 100:+.1f}%)"
+    )
+    print(f"- Postgres connections of the server: {conns0} after a minute, {conns1} at the end")
+
+
+async def _soak(
+    url: str, key: str, asked: list[str], seconds: float, pid: int, stack: Stack
+) -> list[tuple[float, int]]:
+    tally, until = Tally(), time.monotonic() + seconds
+    async with _client(url, key, 10) as client:
+        name = f"soak-{int(time.time())}"
+        await client.post("/graphql", json={"query": CREATE, "variables": {"n": name}})
+        work = [_client_loop(client, asked, n * 13, until, tally) for n in range(5)]
+        work += [_answer_loop(client, asked, n * 17, until, tally) for n in range(2)]
+        work.append(_ingest_loop(client, name, until))
+        readings = asyncio.create_task(_read_twice(pid, stack, seconds))
+        await asyncio.gather(*work)
+        return await readings
+
+
+async def _answer_loop(
+    client: httpx.AsyncClient, asked: list[str], offset: int, until: float, tally: Tally
+) -> None:
+    turn = offset
+    while time.monotonic() < until:
+        question = asked[turn % len(asked)]
+        variables = {"i": {"collections": [DATASET], "query": question}}
+        await client.post("/graphql", json={"query": ANSWER, "variables": variables})
+        turn += 1
+
+
+async def _ingest_loop(client: httpx.AsyncClient, name: str, until: float) -> None:
+    turn = 0
+    while time.monotonic() < until:
+        text = f"Ledger entry {turn}: the barge Merrow{turn} carried tin to Dunmere."
+        docs = [{"externalId": f"entry-{turn % 50}", "text": text}]  # rewrites as it goes
+        await client.post(
+            "/graphql", json={"query": INGEST, "variables": {"c": name, "docs": docs}}
+        )
+        turn += 1
+        await asyncio.sleep(2)
+
+
+async def _read_twice(pid: int, stack: Stack, seconds: float) -> list[tuple[float, int]]:
+    await asyncio.sleep(60)
+    first = await _reading(pid, stack)
+    await asyncio.sleep(max(0.0, seconds - 65))
+    return [first, await _reading(pid, stack)]
+
+
+async def _reading(pid: int, stack: Stack) -> tuple[float, int]:
+    status = Path(f"/proc/{pid}/status").read_text()
+    rss = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS"))
+    async with await psycopg.AsyncConnection.connect(stack.endpoints.postgres_url) as conn:
+        cursor = await conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'trellis'"
+        )
+        row = await cursor.fetchone()
+    return rss / 1024, int(row[0]) if row else 0
 
 
 FRESH = 300  # passages of the new collection
