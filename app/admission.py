@@ -103,6 +103,3 @@ class KeySockets:
         self._open[key_id] -= 1
         if self._open[key_id] <= 0:
             del self._open[key_id]
-
-    def count(self, key_id: UUID) -> int:
-        return self._open[key_id]

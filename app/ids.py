@@ -7,8 +7,15 @@ from uuid import UUID
 from app.errors import ErrorCode, TrellisError
 
 
-def uuid_or_not_found(value: str, noun: str) -> UUID:
+def uuid_or_none(value: str) -> UUID | None:
     try:
         return UUID(value)
     except ValueError:
-        raise TrellisError(ErrorCode.NOT_FOUND, f"no {noun} {value}") from None
+        return None
+
+
+def uuid_or_not_found(value: str, noun: str) -> UUID:
+    found = uuid_or_none(value)
+    if found is None:
+        raise TrellisError(ErrorCode.NOT_FOUND, f"no {noun} {value}")
+    return found

@@ -44,6 +44,7 @@ import psycopg
 
 from app.localdb.stack import Stack, free_port, local_stack, make_key, stack_services
 from app.services import Services
+from bench._timing import p50_p95
 from bench.ingestion import load as load_corpus
 from bench.ingestion import submit_corpus
 from bench.quality import ensure_corpus, questions
@@ -207,8 +208,8 @@ def _bomb_row(name: str, refusals: Tally, meanwhile: Tally, quiet: Tally) -> dic
         "codes": dict(refusals.codes),
         "refusal p50 ms": statistics.median(refusals.ms),
         "refusal max ms": max(refusals.ms),
-        "others p95 ms": _p95(meanwhile.ms),
-        "others p95, quiet": _p95(quiet.ms),
+        "others p95 ms": p50_p95(meanwhile.ms)[1],
+        "others p95, quiet": p50_p95(quiet.ms)[1],
     }
 
 
@@ -243,10 +244,6 @@ async def _send_body(writer: asyncio.StreamWriter, size: int, chunked: bool) -> 
         return
 
 
-def _p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[18] if len(values) >= 2 else float("nan")
-
-
 def report_fresh(ingested: float, analyzed: float) -> None:
     print(f"\n- a new {FRESH}-passage collection, KEYWORD p50: {ingested:.1f} ms right after its")
     print(f"  ingest, {analyzed:.1f} ms after a manual ANALYZE ({ingested / analyzed:.2f}x)")
@@ -255,9 +252,10 @@ def report_fresh(ingested: float, analyzed: float) -> None:
 def report_load(workers: int, tally: Tally, seconds: float) -> None:
     ok = tally.codes["ok"]
     others = {k: v for k, v in tally.codes.items() if k not in ("ok", "OVERLOADED")}
+    p50, p95 = p50_p95(tally.ms)
     print(
-        f"| {workers} | {ok / seconds:.1f} | {statistics.median(tally.ms):.0f} / "
-        f"{_p95(tally.ms):.0f} | {tally.codes['OVERLOADED']} | {sum(others.values())} "
+        f"| {workers} | {ok / seconds:.1f} | {p50:.0f} / "
+        f"{p95:.0f} | {tally.codes['OVERLOADED']} | {sum(others.values())} "
         f"{others or ''} | {tally.degraded} |"
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from graphql import DocumentNode, FieldNode, OperationDefinitionNode
 
 FRAGMENTS = "(a fragment)"  # a root selection that is not a plain field
+INGEST_FIELDS = frozenset({"ingestDocuments", "ingestRecords"})  # the ingest mutations
 
 
 def chosen_operation(document: DocumentNode, name: str | None) -> OperationDefinitionNode | None:

@@ -15,8 +15,7 @@ from strawberry.extensions import SchemaExtension
 
 from app.admission import RETRY_AFTER_SECONDS, Admission
 from app.errors import ErrorCode, TrellisError
-from schema._operations import chosen_operation, root_fields
-from schema.body_limit import INGEST_FIELDS
+from schema._operations import INGEST_FIELDS, chosen_operation, root_fields
 
 
 class Admitted(SchemaExtension):
@@ -49,12 +48,10 @@ class Admitted(SchemaExtension):
         context = self.execution_context
         document = context.graphql_document
         operation = None if document is None else chosen_operation(document, context.operation_name)
-        if operation is None:
-            return False
-        fields = root_fields(operation)
-        if operation.operation == OperationType.SUBSCRIPTION:
+        if operation is None or operation.operation == OperationType.SUBSCRIPTION:
             return False  # an answer stream holds its slot in its resolver, for its whole life
-        return not (operation.operation == OperationType.MUTATION and fields <= INGEST_FIELDS)
+        ingests = root_fields(operation) <= INGEST_FIELDS
+        return not (operation.operation == OperationType.MUTATION and ingests)
 
     def _refuse(self, refused: TrellisError) -> None:
         """A result set before execution stands in for it: nothing runs."""

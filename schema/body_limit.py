@@ -18,15 +18,13 @@ from starlette.responses import JSONResponse
 
 from app.errors import ErrorCode
 from app.settings import ServingSettings
-from schema._operations import chosen_operation, root_fields
+from schema._operations import INGEST_FIELDS, chosen_operation, root_fields
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-INGEST_FIELDS = frozenset({"ingestDocuments", "ingestRecords"})
 
 
 class _TooLarge(Exception):

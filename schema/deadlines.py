@@ -17,11 +17,10 @@ from strawberry.extensions import SchemaExtension
 from app.deadlines import deadline_after
 from app.errors import ErrorCode, TrellisError
 from app.settings import DeadlineSettings
-from schema._operations import chosen_operation, root_fields
+from schema._operations import INGEST_FIELDS, chosen_operation, root_fields
 
 SEARCH = frozenset({"search", "readSpans"})
 GRAPH = frozenset({"neighborhood", "paths", "timeline", "themes", "entities", "entity"})
-INGEST = frozenset({"ingestDocuments", "ingestRecords"})
 ANSWER = frozenset({"answer"})
 ANSWER_MARGIN = 1.0  # seconds: the answer's own budget ends first, with its own error
 
@@ -79,6 +78,6 @@ class Deadlines(SchemaExtension):
             return settings.search_seconds
         if field in GRAPH:
             return settings.graph_seconds
-        if field in INGEST:
+        if field in INGEST_FIELDS:
             return settings.ingest_seconds
         return self._answer_seconds if field in ANSWER else settings.other_seconds

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import groupby
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from strawberry.dataloader import DataLoader
 
@@ -26,15 +26,17 @@ Neighbours = list[tuple[dict[str, Any], float]]
 MentionPage = tuple[list[tuple[int, DocumentRow]], bool]
 
 
-class _Keyed:
-    entity_id: str
+class _Keyed(Protocol, Hashable):
+    """A load's key: the entity, and the arguments it shares with the loads batched with it."""
 
-    def group(self) -> Hashable:
-        raise NotImplementedError
+    @property
+    def entity_id(self) -> str: ...
+
+    def group(self) -> Hashable: ...
 
 
 @dataclass(frozen=True)
-class NeighbourKey(_Keyed):
+class NeighbourKey:
     entity_id: str
     first: int
     as_of: datetime | None
@@ -45,7 +47,7 @@ class NeighbourKey(_Keyed):
 
 
 @dataclass(frozen=True)
-class MentionKey(_Keyed):
+class MentionKey:
     entity_id: str
     first: int
     after: str | None

@@ -51,15 +51,22 @@ class _DeadlinePool(AsyncConnectionPool[Conn]):
         if deadline is None and conn not in self._timed:
             return
         milliseconds = 0 if deadline is None else _left(deadline)
-        await conn.execute(
-            "SELECT set_config('statement_timeout', %s, false)", (str(milliseconds),)
-        )
-        if not conn.autocommit:
-            await conn.commit()
+        await _set_outside_a_transaction(conn, milliseconds)
         if milliseconds:
             self._timed.add(conn)
         else:
             self._timed.discard(conn)
+
+
+async def _set_outside_a_transaction(conn: Conn, milliseconds: int) -> None:
+    """One round trip: run in autocommit, the setting opens no transaction to commit (a
+    connection is idle when handed out, so switching is local to the client)."""
+    autocommit = conn.autocommit
+    await conn.set_autocommit(True)
+    try:
+        await conn.execute(_SET_TIMEOUT, (str(milliseconds),))
+    finally:
+        await conn.set_autocommit(autocommit)
 
 
 def _left(deadline: float) -> int:

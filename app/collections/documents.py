@@ -10,7 +10,7 @@ from uuid import UUID
 from app import cursors
 from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
-from app.ids import uuid_or_not_found
+from app.ids import uuid_or_none, uuid_or_not_found
 from app.knowledge.projection import GraphProjector
 from app.limits import check_range
 from app.tenancy.visibility import whole_tenant_only
@@ -72,7 +72,7 @@ class Documents:
     async def get_many(self, tenant: Tenant, document_ids: list[str]) -> dict[str, DocumentRow]:
         """The documents found among `document_ids` (others are missing from the result),
         in one statement."""
-        ids = [u for u in map(_uuid_or_none, document_ids) if u is not None]
+        ids = [u for u in map(uuid_or_none, document_ids) if u is not None]
         async with self._pool.connection() as conn:
             rows = await documents.by_ids(conn, tenant, ids)
         return {str(i): row for i, row in rows.items()}
@@ -146,10 +146,3 @@ def decode_cursor(cursor: str | None) -> tuple[datetime, UUID] | None:
         return datetime.fromisoformat(created), UUID(document_id)
     except ValueError:
         raise cursors.invalid() from None
-
-
-def _uuid_or_none(value: str) -> UUID | None:
-    try:
-        return UUID(value)
-    except ValueError:
-        return None

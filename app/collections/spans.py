@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from app.errors import ErrorCode, TrellisError
+from app.ids import uuid_or_not_found
 from app.limits import check_range
 from store import documents
 from store.pool import Pool
@@ -44,7 +45,7 @@ class Spans:
 
     async def read(self, tenant: Tenant, spans: list[SpanRequest]) -> list[SpanText]:
         check_range("spans", len(spans), 1, MAX_SPANS)
-        ids = [_document_id(s) for s in spans]
+        ids = [uuid_or_not_found(s.document_id, "document") for s in spans]
         async with self._pool.connection() as conn:
             found = await documents.extents(conn, tenant, list(set(ids)))
             ranges = _budgeted(
@@ -90,13 +91,6 @@ def _budgeted(ranges: list[tuple[UUID, int, int]]) -> list[tuple[UUID, int, int,
 def _check(index: int, ok: bool, rule: str) -> None:
     if not ok:
         raise _bad(index, f"span out of range: needs {rule}")
-
-
-def _document_id(span: SpanRequest) -> UUID:
-    try:
-        return UUID(span.document_id)
-    except ValueError:
-        raise TrellisError(ErrorCode.NOT_FOUND, f"no document {span.document_id}") from None
 
 
 def _bad(index: int, message: str) -> TrellisError:

@@ -87,12 +87,14 @@ class Entities:
         """Each entity's page of documents, in two statements for all of them."""
         check_range("first", first, 1, self.max_first)
         position = _mention_position(after)
-        ids = [UUID(e) for e in entity_ids]
+        ids = {e: UUID(e) for e in entity_ids}
         async with self._pool.connection() as conn:
-            found = await knowledge.documents_mentioning(conn, tenant, ids, first + 1, position)
+            found = await knowledge.documents_mentioning(
+                conn, tenant, list(ids.values()), first + 1, position
+            )
             wanted = list({d for pages in found.values() for _, d in pages})
             rows = await documents.by_ids(conn, tenant, wanted)
-        pages = {e: found.get(UUID(e), []) for e in entity_ids}
+        pages = {e: found.get(i, []) for e, i in ids.items()}
         return {
             e: ([(n, rows[d]) for n, d in page[:first] if d in rows], len(page) > first)
             for e, page in pages.items()

@@ -310,9 +310,10 @@ class Search:
         missing = sorted({leg for c in collected for leg in c.missing})
         timings = {k: v for c in collected for k, v in c.timings.items()}
         pending = sum(c.graph_pending for c in collected)
-        outcome = SearchOutcome(uuid.uuid4(), hits, bool(missing), missing, timings, pending)
-        outcome.graph_truncated = any(c.graph_truncated for c in collected)
-        return outcome
+        truncated = any(c.graph_truncated for c in collected)
+        return SearchOutcome(
+            uuid.uuid4(), hits, bool(missing), missing, timings, pending, truncated
+        )
 
     async def _hits(
         self,

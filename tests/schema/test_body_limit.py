@@ -12,7 +12,8 @@ from starlette.responses import JSONResponse
 
 from app.settings import Settings
 from schema import schema
-from schema.body_limit import INGEST_FIELDS, BodyLimit, Message
+from schema._operations import INGEST_FIELDS
+from schema.body_limit import BodyLimit, Message
 from tests.graphql_client import GraphQLClient
 from tests.helpers import INGEST, new_collection
 
