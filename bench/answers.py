@@ -187,8 +187,10 @@ def reader_speed(dataset: str, passages: int = 64) -> None:
     for text in texts:
         embedder.embed([text], truncate=True)
     embed_ms = (time.perf_counter() - started) * 1000 / len(texts)
-    print(f"- reader: {read_ms:.1f} ms a passage; the embedder on the same passages "
-          f"{embed_ms:.1f} ms ({read_ms / embed_ms:.2f}x)")
+    print(
+        f"- reader: {read_ms:.1f} ms a passage; the embedder on the same passages "
+        f"{embed_ms:.1f} ms ({read_ms / embed_ms:.2f}x)"
+    )
 
 
 def report(dataset: str, engine: str, figures: Figures) -> None:
@@ -211,8 +213,7 @@ def report(dataset: str, engine: str, figures: Figures) -> None:
 
 def _row(name: str, t: Tally) -> None:
     cells = [
-        100 * statistics.fmean(v)
-        for v in (t.em, t.f1, t.wrong, t.empty, t.contained, t.f1_every)
+        100 * statistics.fmean(v) for v in (t.em, t.f1, t.wrong, t.empty, t.contained, t.f1_every)
     ]
     print(f"| {name} | {len(t.em)} | " + " | ".join(f"{c:.1f}" for c in cells) + " |")
 
@@ -220,11 +221,16 @@ def _row(name: str, t: Tally) -> None:
 def _times(figures: Figures) -> None:
     base50, base95 = p50_p95(figures.times["search_alone"])
     print(f"- search alone (same run, baseline): p50 {base50:.0f} ms, p95 {base95:.0f} ms")
-    for label, key in (("sources", "to_sources"), ("first delta", "first_delta"),
-                       ("whole answer", "total")):
+    for label, key in (
+        ("sources", "to_sources"),
+        ("first delta", "first_delta"),
+        ("whole answer", "total"),
+    ):
         p50, p95 = p50_p95(figures.times[key])
-        print(f"- time to {label}: p50 {p50:.0f} ms ({p50 / base50:.2f}x search), "
-              f"p95 {p95:.0f} ms ({p95 / base95:.2f}x search)")
+        print(
+            f"- time to {label}: p50 {p50:.0f} ms ({p50 / base50:.2f}x search), "
+            f"p95 {p95:.0f} ms ({p95 / base95:.2f}x search)"
+        )
 
 
 def _calibration(graded: list[tuple[float, bool]]) -> None:

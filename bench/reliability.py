@@ -27,23 +27,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
-import subprocess
-import sys
 import time
-from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
 
-from app.localdb.stack import Stack, free_port, local_stack, make_key, stack_services
+from app.localdb.stack import Stack, local_stack, make_key, stack_services
 from app.services import Services
+from bench._serving import Searches, Tally, client, served
 from bench._timing import p50_p95
 from bench.ingestion import load as load_corpus
 from bench.ingestion import submit_corpus
@@ -53,15 +47,7 @@ from store.statistics import SEARCHED
 from store.tenants import Tenant, ensure_tenant
 
 DATASET = "2wiki"
-SEARCH = "query($i: SearchInput!) { search(input: $i) { degraded hits { score } } }"
 OTHERS = 5  # clients searching while the bombs land
-
-
-@dataclass
-class Tally:
-    ms: list[float] = field(default_factory=list)  # admitted searches
-    codes: Counter[str] = field(default_factory=Counter)
-    degraded: int = 0
 
 
 def nested_neighbours(levels: int, first: int) -> str:
@@ -84,108 +70,33 @@ BOMBS = {
 }
 
 
-@contextmanager
-def served(stack: Stack, workers: int) -> Iterator[tuple[str, int]]:
-    """`trellis serve` on the stack's databases, in its own process(es), until ready: its
-    URL and its process id (with one worker, the server itself)."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "TRELLIS_DATA_DIR": str(stack.data_dir),
-        "NEO4J_BOLT_PORT": str(stack.settings.neo4j.local_bolt_port),
-        "TRELLIS_PORT": str(port),
-        "TRELLIS_WORKERS": str(workers),
-        "TRELLIS_LOG_LEVEL": "WARNING",
-    }
-    trellis = str(Path(sys.executable).parent / "trellis")
-    server = subprocess.Popen([trellis, "serve"], env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_ready(url, server)
-        yield url, server.pid
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
-
-
-def _wait_ready(url: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit("the server exited before it was ready")
-        try:
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit("the server was not ready in 180 s")
-
-
-async def _search(client: httpx.AsyncClient, question: str, tally: Tally) -> None:
-    variables = {"i": {"collections": [DATASET], "query": question, "mode": "HYBRID", "topK": 5}}
-    started = time.perf_counter()
-    try:
-        response = await client.post("/graphql", json={"query": SEARCH, "variables": variables})
-    except httpx.HTTPError as error:
-        tally.codes[type(error).__name__] += 1
-        return
-    elapsed = (time.perf_counter() - started) * 1000
-    body = response.json()
-    if body.get("errors"):
-        extensions = body["errors"][0].get("extensions", {})
-        tally.codes[extensions.get("code", "?")] += 1
-        await asyncio.sleep(extensions.get("retryAfterSeconds", 0))  # as a client is asked to
-        return
-    tally.ms.append(elapsed)
-    tally.codes["ok"] += 1
-    tally.degraded += bool(body["data"]["search"]["degraded"])
-
-
-async def _client_loop(
-    client: httpx.AsyncClient, asked: list[str], offset: int, until: float, tally: Tally
-) -> None:
-    turn = offset
-    while time.monotonic() < until:
-        await _search(client, asked[turn % len(asked)], tally)
-        turn += 1
-
-
-def _client(url: str, key: str, connections: int) -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-    headers = {"X-API-Key": key}
-    return httpx.AsyncClient(base_url=url, headers=headers, timeout=60, limits=limits)
-
-
 async def load(url: str, key: str, asked: list[str], clients: int, seconds: float) -> Tally:
     tally = Tally()
-    async with _client(url, key, clients) as client:
+    async with client(url, key, clients) as http:
         until = time.monotonic() + seconds
-        loops = [_client_loop(client, asked, n * 7, until, tally) for n in range(clients)]
-        await asyncio.gather(*loops)
+        searches = Searches(http, DATASET, asked)
+        await asyncio.gather(*(searches.loop(n * 7, until, tally) for n in range(clients)))
     return tally
 
 
 async def bombs(url: str, key: str, asked: list[str]) -> list[dict[str, Any]]:
     """Each bomb 20 times while OTHERS clients search; their p95 against a quiet baseline."""
     rows = []
-    async with _client(url, key, OTHERS + 2) as client:
-        await _during(client, asked, Tally(), asyncio.sleep(10))  # warm: pages, plans
+    async with client(url, key, OTHERS + 2) as http:
+        searches = Searches(http, DATASET, asked)
+        await _during(searches, Tally(), asyncio.sleep(10))  # warm: pages, plans
         quiet = Tally()
-        await _during(client, asked, quiet, asyncio.sleep(10))
+        await _during(searches, quiet, asyncio.sleep(10))
         for name, query in BOMBS.items():
             meanwhile, refusals = Tally(), Tally()
-            await _during(client, asked, meanwhile, _throw(client, query, refusals))
+            await _during(searches, meanwhile, _throw(http, query, refusals))
             rows.append(_bomb_row(name, refusals, meanwhile, quiet))
     return rows
 
 
-async def _during(client: httpx.AsyncClient, asked: list[str], tally: Tally, attack: Any) -> None:
+async def _during(searches: Searches, tally: Tally, attack: Any) -> None:
     until = time.monotonic() + 3600
-    others = [
-        asyncio.create_task(_client_loop(client, asked, n * 11, until, tally))
-        for n in range(OTHERS)
-    ]
+    others = [asyncio.create_task(searches.loop(n * 11, until, tally)) for n in range(OTHERS)]
     await attack
     for task in others:
         task.cancel()
@@ -250,8 +161,9 @@ def report_fresh(ingested: float, analyzed: float) -> None:
 
 
 def report_load(workers: int, tally: Tally, seconds: float) -> None:
-    ok = tally.codes["ok"]
-    others = {k: v for k, v in tally.codes.items() if k not in ("ok", "OVERLOADED")}
+    ok = len(tally.ms)
+    served = ("ok", "degraded", "OVERLOADED")
+    others = {k: v for k, v in tally.codes.items() if k not in served}
     p50, p95 = p50_p95(tally.ms)
     print(
         f"| {workers} | {ok / seconds:.1f} | {p50:.0f} / "
@@ -269,7 +181,7 @@ def main() -> None:
     parser.add_argument("--soak", type=float, default=0.0, help="seconds of mixed traffic")
     args = parser.parse_args()
     with local_stack(keep_in=args.keep / DATASET) as stack:
-        asyncio.run(_ready_corpus(stack))
+        asyncio.run(ready_corpus(stack))
         if args.soak:
             soak(stack, make_key(stack, "bench"), args.soak)
             return
@@ -332,19 +244,20 @@ async def _soak(
     url: str, key: str, asked: list[str], seconds: float, pid: int, stack: Stack
 ) -> list[tuple[float, int]]:
     tally, until = Tally(), time.monotonic() + seconds
-    async with _client(url, key, 10) as client:
+    async with client(url, key, 10) as http:
         name = f"soak-{int(time.time())}"
-        await client.post("/graphql", json={"query": CREATE, "variables": {"n": name}})
-        work = [_client_loop(client, asked, n * 13, until, tally) for n in range(5)]
-        work += [_answer_loop(client, asked, n * 17, until, tally) for n in range(2)]
-        work.append(_ingest_loop(client, name, until))
+        await http.post("/graphql", json={"query": CREATE, "variables": {"n": name}})
+        searches = Searches(http, DATASET, asked)
+        work = [searches.loop(n * 13, until, tally) for n in range(5)]
+        work += [_answer_loop(http, asked, n * 17, until) for n in range(2)]
+        work.append(_ingest_loop(http, name, until))
         readings = asyncio.create_task(_read_twice(pid, stack, seconds))
         await asyncio.gather(*work)
         return await readings
 
 
 async def _answer_loop(
-    client: httpx.AsyncClient, asked: list[str], offset: int, until: float, tally: Tally
+    client: httpx.AsyncClient, asked: list[str], offset: int, until: float
 ) -> None:
     turn = offset
     while time.monotonic() < until:
@@ -416,7 +329,7 @@ async def _keyword_p50(services: Services, tenant: Tenant, name: str, asked: lis
     return statistics.median(times)
 
 
-async def _ready_corpus(stack: Stack) -> None:
+async def ready_corpus(stack: Stack) -> None:
     async with stack_services(stack) as services:
         await ensure_corpus(services, DATASET)
 

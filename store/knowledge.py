@@ -125,9 +125,10 @@ async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph)
     # Two of the document's entities may now share (key, type): insert each pair once.
     rows = {(e.key, g): e for e, g in reversed(list(zip(graph.entities, groups, strict=True)))}
     cursor = await conn.execute(
-        "INSERT INTO entities (tenant_id, collection_id, key, type, name, aliases)"
-        " SELECT %s, %s, k, t, n, a FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[])"
-        " AS u(k, t, n, a_joined), LATERAL (SELECT string_to_array(a_joined, chr(31)) AS a) x"
+        "INSERT INTO entities (id, tenant_id, collection_id, key, type, name, aliases)"
+        " SELECT i, %s, %s, k, t, n, a"
+        " FROM unnest(%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[])"
+        " AS u(i, k, t, n, a_joined), LATERAL (SELECT string_to_array(a_joined, chr(31)) AS a) x"
         " ON CONFLICT (collection_id, key, type) DO UPDATE SET aliases = ARRAY("
         "  SELECT DISTINCT x FROM unnest(entities.aliases || EXCLUDED.aliases"
         "  || ARRAY[EXCLUDED.name]) x WHERE x <> entities.name ORDER BY x)"
@@ -135,6 +136,7 @@ async def _upsert_entities(conn: Conn, doc: GraphDocument, graph: DocumentGraph)
         (
             doc.tenant_id,
             doc.collection_id,
+            [entity_id(doc.collection_id, key, group) for key, group in rows],
             [key for key, _ in rows],
             [group for _, group in rows],
             [e.name for e in rows.values()],
@@ -209,13 +211,23 @@ _FACT_INSERT_COLUMNS = (
 )
 
 
+def entity_id(collection_id: UUID, key: str, kind: str) -> UUID:
+    """The id an entity gets when it is first written: derived from what makes it unique, so
+    a batch replayed after its Postgres transaction was lost (Neo4j having committed its
+    own) writes the same ids, and Neo4j's MERGE lands on the nodes it already holds."""
+    return uuid.uuid5(collection_id, f"entity\x1f{kind}\x1f{key}")
+
+
 def _fact_rows(doc: GraphDocument, graph: ResolvedGraph[UUID]) -> list[tuple[Any, ...]]:
-    return [_fact_row(doc, fact.subject, fact.row, fact.object) for fact in graph.facts]
+    return [
+        _fact_row(doc, n, fact.subject, fact.row, fact.object) for n, fact in enumerate(graph.facts)
+    ]
 
 
-def _fact_row(doc: GraphDocument, subject: UUID, f: FactRow, obj: UUID) -> tuple[Any, ...]:
+def _fact_row(doc: GraphDocument, n: int, subject: UUID, f: FactRow, obj: UUID) -> tuple[Any, ...]:
     return (
-        uuid.uuid4(),
+        # Derived, as entity ids are: a replayed version's facts keep their ids.
+        uuid.uuid5(doc.id, f"fact\x1f{doc.version}\x1f{n}"),
         doc.tenant_id,
         doc.collection_id,
         doc.id,

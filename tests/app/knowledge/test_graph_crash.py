@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -9,13 +10,19 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import LiteralString
 
 import pytest
 
-from app.localdb.stack import Stack, local_stack
+from app.knowledge.projection import GraphProjector
+from app.localdb.stack import Stack, local_stack, stack_services
+from graph.driver import GraphStore, Statement
+from ingest.submission import DocumentSubmission
+from store.tenants import ensure_tenant
 from tests import corpus
-from tests.graph_helpers import counts, graphed
+from tests.graph_helpers import counts, cypher, graphed
 from tests.helpers import rows
 
 pytestmark = pytest.mark.integration
@@ -76,3 +83,54 @@ def _sync_until_empty(stack: Stack) -> None:
     while rows(stack, pending) != [(0,)]:
         assert time.monotonic() < deadline, "the outbox never drained"
         assert trellis(stack, "graph", "sync").wait(300) == 0
+
+
+@dataclass(frozen=True)
+class _DiesAfterWriting(GraphStore):
+    """Neo4j commits the first batch, then the worker 'dies' before Postgres commits its own
+    transaction: the window in which the replay must land on the same nodes."""
+
+    died: list[bool] = field(default_factory=list)
+
+    async def write_many(self, statements: list[Statement]) -> None:
+        await super().write_many(statements)
+        if not self.died:
+            self.died.append(True)
+            raise RuntimeError("died between the two commits")
+
+
+def test_a_batch_replayed_after_neo4j_committed_leaves_no_orphans(quiet_stack: Stack) -> None:
+    asyncio.run(_replay_after_neo4j_committed(quiet_stack))
+    cid = rows(quiet_stack, "SELECT id::text FROM collections WHERE name = 'replayed'")[0][0]
+    assert graphed(quiet_stack, "replayed") == 12
+    held = {r["id"] for r in cypher(quiet_stack, _ENTITY_IDS, c=cid)}
+    stored = {r[0] for r in rows(quiet_stack, _STORED_ENTITIES, cid)}
+    assert held == stored and stored
+    edges = {r["id"] for r in cypher(quiet_stack, _FACT_EDGES, c=cid)}
+    facts = {r[0] for r in rows(quiet_stack, _STORED_FACTS, cid)}
+    assert edges == facts and facts
+
+
+_ENTITY_IDS: LiteralString = "MATCH (e:Entity {collection_id: $c}) RETURN e.id AS id"
+_STORED_ENTITIES = "SELECT id::text FROM entities WHERE collection_id = %s"
+_FACT_EDGES: LiteralString = (
+    "MATCH (:Entity {collection_id: $c})-[r:RELATED]->() RETURN r.fact_id AS id"
+)
+_STORED_FACTS = "SELECT id::text FROM facts WHERE collection_id = %s"
+
+
+async def _replay_after_neo4j_committed(stack: Stack) -> None:
+    async with stack_services(stack) as services:
+        async with services.pool.connection() as conn:
+            tenant = await ensure_tenant(conn, "crash")
+        await services.collections.create(tenant, "replayed")
+        documents = [
+            DocumentSubmission(external_id=p["title"], title=p["title"], text=p["text"])
+            for p in corpus.passages(12)
+        ]
+        await services.ingestion.submit_documents(tenant, "replayed", documents)
+        await services.worker.drain()
+        graph = services.graph
+        dying = _DiesAfterWriting(graph.driver, graph.database, graph.retry_seconds)
+        assert await GraphProjector(services.pool, dying, stack.settings.spacy_model).drain()
+        assert dying.died
