@@ -45,9 +45,12 @@ bench: setup
 bench-quality: setup
 	$(BIN)/python -m bench.quality --keep .data/bench
 
-# Hostile queries, the 60 MB body, and 50 clients against one process and two (issue 50).
+# Hostile queries, the 60 MB body, 50 clients against one process and two, kill -9 during
+# an ingest, and each database stopped under load (issue 50).
 bench-reliability: setup
 	$(BIN)/python -m bench.reliability --keep .data/bench
+	$(BIN)/python -m bench.crashes
+	$(BIN)/python -m bench.outages --keep .data/bench
 
 bench-answers: setup
 	$(BIN)/python -m bench.answers --keep .data/bench

@@ -3,6 +3,8 @@ stopped its work on the server, whichever layer raised them."""
 
 from __future__ import annotations
 
+import logging
+
 import neo4j.exceptions
 import psycopg
 import psycopg.errors
@@ -38,3 +40,14 @@ def as_backend_unavailable(error: BaseException) -> BackendUnavailable | None:
     if isinstance(error, _NEO4J_DOWN):
         return BackendUnavailable("neo4j", type(error).__name__)
     return None
+
+
+def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
+    """A background pass that failed and runs again on its next turn: one line while a
+    database is down (a traceback every pass would bury the outage's other lines), the
+    traceback for anything else."""
+    down = as_backend_unavailable(error)
+    if down is not None:
+        log.warning("%s waits: %s (%s)", what, down.message, down.reason)
+    else:
+        log.warning("%s failed; retrying", what, exc_info=error)

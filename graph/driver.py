@@ -5,7 +5,8 @@ transaction takes two (BEGIN, RUN and PULL, then COMMIT), which halves what a se
 relationship paths wait for on Neo4j (about 8 ms a read against 13 ms locally). They are
 retried as a managed transaction would be, on errors the driver calls retryable, for
 `retry_seconds`, and share the driver's bookmarks so a read still follows the writes before
-it on a cluster.
+it on a cluster. An unreachable server is not retried: a circuit breaker (graph/_breaker.py)
+then fails the calls that follow at once, until a probe gets through.
 
 A request's deadline (`DEADLINE`, set by the app for the request) reaches the server as each
 query's transaction timeout, so Neo4j stops the work when the request gives up on it.
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, LiteralString
 
 from neo4j import (
@@ -27,7 +28,9 @@ from neo4j import (
     Query,
     RoutingControl,
 )
-from neo4j.exceptions import DriverError, Neo4jError
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable
+
+from graph._breaker import Breaker
 
 Statement = tuple[LiteralString, dict[str, Any]]
 FIRST_RETRY_DELAY = 0.05  # seconds, doubled after each retry
@@ -50,33 +53,45 @@ class GraphStore:
     driver: AsyncDriver
     database: str
     retry_seconds: float = 30.0
+    breaker: Breaker = field(default_factory=Breaker, compare=False)
 
     async def read(self, query: LiteralString, **params: Any) -> list[dict[str, Any]]:
+        async with self.breaker.guarding():
+            return await self._read_retrying(query, params)
+
+    async def write(self, query: LiteralString, **params: Any) -> list[dict[str, Any]]:
+        async with self.breaker.guarding():
+            # User values travel only in `parameters_`, never inside the query text.
+            records, _, _ = await self.driver.execute_query(
+                _bounded(query),
+                parameters_=params,
+                routing_=RoutingControl.WRITE,
+                database_=self.database,
+            )
+        return [record.data() for record in records]
+
+    async def write_many(self, statements: list[Statement]) -> None:
+        """Run write statements in one transaction: all apply, or none (and it is retried)."""
+        async with self.breaker.guarding(), self.driver.session(database=self.database) as session:
+            await session.execute_write(_run_all, statements)
+
+    async def _read_retrying(
+        self, query: LiteralString, params: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Retried on errors the driver calls retryable, but not on an unreachable server:
+        the breaker answers the calls that follow."""
         deadline = time.monotonic() + self.retry_seconds
         delay = FIRST_RETRY_DELAY
         while True:
             try:
                 return await self._read_once(query, params)
+            except ServiceUnavailable:
+                raise
             except (Neo4jError, DriverError) as error:
                 if not error.is_retryable() or time.monotonic() + delay > deadline:
                     raise
             await asyncio.sleep(delay)
             delay *= 2
-
-    async def write(self, query: LiteralString, **params: Any) -> list[dict[str, Any]]:
-        # User values travel only in `parameters_`, never inside the query text.
-        records, _, _ = await self.driver.execute_query(
-            _bounded(query),
-            parameters_=params,
-            routing_=RoutingControl.WRITE,
-            database_=self.database,
-        )
-        return [record.data() for record in records]
-
-    async def write_many(self, statements: list[Statement]) -> None:
-        """Run write statements in one transaction: all apply, or none (and it is retried)."""
-        async with self.driver.session(database=self.database) as session:
-            await session.execute_write(_run_all, statements)
 
     async def close(self) -> None:
         await self.driver.close()

@@ -287,3 +287,13 @@ async def sections(conn: Conn, tenant_id: UUID, document_id: UUID) -> list[Secti
             (tenant_id, document_id),
         )
         return await cursor.fetchall()
+
+
+async def of_chunks(conn: Conn, tenant_id: UUID, chunk_ids: list[str]) -> dict[str, str]:
+    """The document of each of the tenant's chunks among `chunk_ids`."""
+    cursor = await conn.execute(
+        "SELECT id::text, document_id::text FROM chunks"
+        " WHERE id = ANY(%s::uuid[]) AND tenant_id = %s",
+        (chunk_ids, tenant_id),
+    )
+    return dict(await cursor.fetchall())

@@ -354,3 +354,20 @@ def mention_weight(spans: list[int]) -> int:
     a chunk is most strongly tied to the entity it is about."""
     pairs = zip(spans[0::2], spans[1::2], strict=True)
     return sum(SUBJECT_WEIGHT if start == end else 1 for start, end in pairs)
+
+
+async def seen_entities(conn: Conn, tenant: Tenant, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The tenant's entities among `ids` that its key may see (one of their mentions is in a
+    document it may see), with the fields Neo4j's entity nodes hold (see entity_rows)."""
+    seen, scopes = visible(tenant, "d")
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(
+            "SELECT e.id::text AS id, e.name, e.type, e.aliases,"
+            " coalesce((SELECT sum(m.count) FROM mentions m WHERE m.entity_id = e.id), 0)::int"
+            " AS mention_count, e.collection_id::text AS collection_id FROM entities e"
+            " WHERE e.id = ANY(%s::uuid[]) AND e.tenant_id = %s"
+            " AND EXISTS (SELECT 1 FROM mentions m JOIN documents d ON d.id = m.document_id"
+            f" WHERE m.entity_id = e.id{seen})",
+            (ids, tenant.id, *scopes),
+        )
+        return {row["id"]: row for row in await cursor.fetchall()}

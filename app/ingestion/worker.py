@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from app.backend_errors import log_pass_failure
 from app.ingestion.indexing import IndexTask, prepare_batch
 from app.models.embedders import Embedders
 from store import documents, jobs, outbox, statistics
@@ -72,8 +73,8 @@ class IngestWorker:
             try:
                 if await self.drain():
                     after_batch()
-            except Exception:
-                log.exception("ingest batch failed; retrying")
+            except Exception as error:
+                log_pass_failure(log, "ingest", error)
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), idle_seconds)

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from uuid import UUID
 
-from app.backend_errors import as_backend_unavailable
+from app.backend_errors import as_backend_unavailable, log_pass_failure
 from app.knowledge.document_graph import DocumentGraphs
 from app.knowledge.fact_vectors import FactVectors
 from app.knowledge.named import ChunkEntities
@@ -147,6 +147,6 @@ async def run_projection_loop(projector: GraphProjector, interval_seconds: float
     while True:
         try:
             await projector.drain()
-        except Exception:
-            log.warning("graph projection pass failed", exc_info=True)
+        except Exception as error:
+            log_pass_failure(log, "graph projection", error)
         await projector.wait_for_wake(interval_seconds)

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from app.backend_errors import log_pass_failure
 from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
 from app.knowledge.communities import Communities, detect
@@ -155,6 +156,6 @@ async def run_themes_loop(themes: Themes, interval_seconds: float = 3.0) -> None
     while True:
         try:
             await themes.refresh_stale()
-        except Exception:
-            log.warning("themes pass failed", exc_info=True)
+        except Exception as error:
+            log_pass_failure(log, "themes", error)
         await asyncio.sleep(interval_seconds)

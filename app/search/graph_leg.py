@@ -16,14 +16,13 @@ import asyncio
 from dataclasses import dataclass, replace
 from uuid import uuid4
 
-from graph import entities as lookups
 from graph.driver import GraphStore
-from graph.edges import Edge, Evidence, RelationshipPath, path_of
+from graph.edges import Edge, EntityRow, Evidence, RelationshipPath, path_of
 from graph.relationships import edges_between
 from graph.temporal import NOW, TimeFilter
 from retrieval.ppr import Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import CuedPassage
-from store import mentions
+from store import documents, knowledge, mentions
 from store.pool import Pool, autocommitted
 from store.subgraph import Bounds, entity_chunk_subgraph
 from store.tenants import Tenant
@@ -82,20 +81,21 @@ class GraphDiscovery:
     async def paths(
         self, tenant: Tenant, trails: dict[str, list[str]], time: TimeFilter
     ) -> dict[str, RelationshipPath]:
-        """The relationship path of each trail, from Neo4j. Search asks for the hits it
-        returns only: building one for every chunk the walk ranked was the leg's slowest
-        part. A trail through a document not yet projected to Neo4j has none."""
+        """The relationship path of each trail, its edges from Neo4j. Search asks for the
+        hits it returns only: building one for every chunk the walk ranked was the leg's
+        slowest part. A step between entities no edge joins yet (a document not yet
+        projected to Neo4j) shows the chunk that mentions both, as the walk found it."""
         tenant_id = str(tenant.id)
         entity_paths = {chunk: trail[0:-1:2] for chunk, trail in trails.items() if trail}
         via = {pair: c for trail in trails.values() for pair, c in _links(trail).items()}
         # The walk read only what the key may see; so may the evidence of its paths.
         seen = time.seen_by(tenant.content_scopes)
         ids = list({e for path in entity_paths.values() for e in path})
-        # Three independent reads: concurrent, they cost one round trip of the slowest.
-        documents, edges, rows = await asyncio.gather(
-            _chunk_documents(self._graph, tenant_id, list(set(via.values()))),
+        # The edges from Neo4j while Postgres, the record they are projected from, gives
+        # the entities and the chunks' documents: cheaper there, and concurrent.
+        edges, (rows, documents) = await asyncio.gather(
             edges_between(self._graph, tenant_id, list(via), seen),
-            lookups.entities_by_id(self._graph, tenant_id, ids, tenant.content_scopes),
+            self._entities_and_documents(tenant, ids, list(set(via.values()))),
         )
 
         def same_chunk(a: str, b: str) -> Edge:
@@ -107,12 +107,20 @@ class GraphDiscovery:
         built = {c: path_of(path, edges, rows, same_chunk) for c, path in entity_paths.items()}
         return {c: path for c, path in built.items() if path is not None}
 
+    async def _entities_and_documents(
+        self, tenant: Tenant, entity_ids: list[str], chunk_ids: list[str]
+    ) -> tuple[dict[str, EntityRow], dict[str, str]]:
+        async with autocommitted(self._pool) as conn:
+            rows = await knowledge.seen_entities(conn, tenant, entity_ids)
+            return rows, await documents.of_chunks(conn, tenant.id, chunk_ids)
+
     async def warm_up(self) -> None:
         """Have Neo4j compile the queries that build relationship paths, for a key with and
         without content scopes (their Cypher differs), against a tenant that does not exist:
         a plan is cached by the query's text, so the first real search finds it compiled."""
         nobody = Tenant(uuid4(), "warm-up")
-        trails = {"c2": ["e1", "c1", "e2", "c2"]}
+        e1, c1, e2, c2 = (str(uuid4()) for _ in range(4))
+        trails = {c2: [e1, c1, e2, c2]}
         for scopes in ((), ("warm-up",)):
             await self.paths(replace(nobody, content_scopes=scopes), trails, NOW)
 
@@ -151,13 +159,3 @@ def _strongest_per_seed(sub: Subgraph, seeds: set[str], limit: int) -> list[str]
 def _links(path: list[str]) -> dict[tuple[str, str], str]:
     """(entity, next entity) -> the chunk that mentions both, along seed, chunk, entity, ..."""
     return {(path[i], path[i + 2]): path[i + 1] for i in range(0, len(path) - 2, 2)}
-
-
-async def _chunk_documents(graph: GraphStore, tenant_id: str, chunks: list[str]) -> dict[str, str]:
-    found = await graph.read(
-        "MATCH (c:Chunk) WHERE c.id IN $ids AND c.tenant_id = $tenant"
-        " RETURN c.id AS chunk, c.document_id AS document",
-        ids=chunks,
-        tenant=tenant_id,
-    )
-    return {row["chunk"]: row["document"] for row in found}
