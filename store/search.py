@@ -88,8 +88,12 @@ async def dense_hnsw(
     transaction, for SET LOCAL."""
     dim = int(vector.shape[0])
     clause, params = scope.documents_clause()
-    await conn.execute(f"SET LOCAL hnsw.ef_search = {int(ef_search)}")
-    await conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    # Both settings in one round trip; `true`: local to the transaction, as SET LOCAL.
+    await conn.execute(
+        "SELECT set_config('hnsw.ef_search', %s, true),"
+        " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+        [str(int(ef_search))],
+    )
     documents = f" AND c.document_id IN (SELECT d.id FROM documents d WHERE {clause})"
     sql = (
         f"WITH w AS MATERIALIZED (SELECT c.id, c.embedding::vector({dim}) <=> %s AS distance"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+from collections import OrderedDict
 from uuid import UUID
 
 from ingest._stopwords import ENGLISH as STOPWORDS
@@ -24,6 +25,7 @@ _PIECE = re.compile(r"\w+")
 _QUALIFIER = re.compile(r"\([^()]+\)")
 _POSSESSIVE = re.compile(r"['’]s?$")
 MAX_TITLE_WORDS = 10
+RECENT_QUERIES = 2048
 
 
 class EntityLinker:
@@ -33,6 +35,9 @@ class EntityLinker:
         self._model = model
         self._extractor: Extractor | None = None
         self._lock = threading.Lock()
+        # The names of recent queries: a query asked again (a page, a retry, each
+        # collection of one search) skips the pipeline, as its embedding does (QueryVectors).
+        self._recent: OrderedDict[str, frozenset[str]] = OrderedDict()
 
     async def link(
         self, conn: Conn, tenant_id: UUID, collection_id: UUID, query: str
@@ -46,10 +51,19 @@ class EntityLinker:
         )
         return longest({ident: key for ident, key in await cursor.fetchall()})
 
-    def _keys(self, query: str) -> set[str]:
+    def _keys(self, query: str) -> frozenset[str]:
+        with self._lock:
+            if query in self._recent:
+                self._recent.move_to_end(query)
+                return self._recent[query]
         inside = parenthesised(query)
         named = {normalise(m.text) for m in self.extractor().mentions(query) if not inside[m.start]}
-        return {k for k in named | name_candidates(query) if k}
+        keys = frozenset(k for k in named | name_candidates(query) if k)
+        with self._lock:
+            self._recent[query] = keys
+            if len(self._recent) > RECENT_QUERIES:
+                self._recent.popitem(last=False)
+        return keys
 
     def extractor(self) -> Extractor:
         """The pipeline, loaded on first use; answers read entity types with it too."""

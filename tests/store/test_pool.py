@@ -1,10 +1,12 @@
-"""The connection pool: no statement is prepared, so each is planned for its own values."""
+"""The connection pool: no statement is prepared, so each is planned for its own values; a
+connection the server closed is discarded, not handed out."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from psycopg import AsyncConnection
 
 from app.localdb.stack import Stack
 from store.pool import open_pool
@@ -30,3 +32,25 @@ def test_no_statement_is_prepared_however_often_it_ran(stack: Stack) -> None:
             await pool.close()
 
     assert asyncio.run(run()) == [0, 0]
+
+
+@pytest.mark.usefixtures("base_url")
+def test_a_connection_whose_backend_was_terminated_is_never_handed_out(stack: Stack) -> None:
+    """As after a server restart: the pool's check finds the closed socket and discards it."""
+
+    async def run() -> list[int]:
+        pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
+        try:
+            async with pool.connection() as conn:
+                victim = conn.info.backend_pid
+            async with await AsyncConnection.connect(stack.endpoints.postgres_url) as admin:
+                await admin.execute("SELECT pg_terminate_backend(%s)", [victim])
+            await asyncio.sleep(0.5)  # the server closes the socket
+            async with pool.connection() as conn:
+                row = await (await conn.execute("SELECT 1")).fetchone()
+                return [victim, conn.info.backend_pid, row[0] if row else 0]
+        finally:
+            await pool.close()
+
+    victim, served_by, answer = asyncio.run(run())
+    assert served_by != victim and answer == 1

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from app.search.linking import longest, name_candidates, parenthesised, title_candidates
+from app.search.linking import (
+    EntityLinker,
+    longest,
+    name_candidates,
+    parenthesised,
+    title_candidates,
+)
+from app.settings import Settings
+from ingest.extraction import Extractor
+from ingest.mentions import Mention
 
 
 def test_capitalised_ngrams_keep_their_punctuation() -> None:
@@ -46,3 +55,23 @@ def test_title_candidates_quote_whole_titles_with_their_qualifiers() -> None:
     assert {"palo alto (2013 film)", "palo alto", "do you believe?", "do you believe"} <= found
     assert "who" not in found and "film" not in found  # a lone stopword, a qualifier word
     assert "lothair ii" in title_candidates("When did Lothair II's mother die?")
+
+
+class _CountingExtractor:
+    def __init__(self, real: Extractor) -> None:
+        self.real, self.calls = real, 0
+
+    def mentions(self, text: str) -> list[Mention]:
+        self.calls += 1
+        return self.real.mentions(text)
+
+
+def test_a_query_asked_again_is_not_read_again() -> None:
+    linker = EntityLinker(Settings.from_env({}).spacy_model)
+    counting = _CountingExtractor(linker.extractor())
+    linker._extractor = counting  # type: ignore[assignment]
+    first = linker._keys("Who founded Harbor Freight Partners?")
+    assert linker._keys("Who founded Harbor Freight Partners?") == first
+    assert "harbor freight partners" in first and counting.calls == 1
+    linker._keys("Who audited Harbor Freight Partners?")
+    assert counting.calls == 2
