@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 
 import strawberry
@@ -80,9 +81,23 @@ def _validation(introspection: bool) -> list[Callable[[], SchemaExtension]]:
     ]
     return [
         lambda: AddValidationRules(rules),
-        lambda: ParserCache(maxsize=DOCUMENT_CACHE_SIZE),
+        lambda: _CachedParse(maxsize=DOCUMENT_CACHE_SIZE),
         lambda: _CachedValidation(maxsize=DOCUMENT_CACHE_SIZE),
     ]
+
+
+class _CachedParse(ParserCache):
+    """Strawberry's parse cache, leaving a text it cannot parse to Strawberry's own parse:
+    raised from here, the syntax error (a token bomb) reached the client with no code."""
+
+    def on_parse(self) -> Iterator[None]:
+        context = self.execution_context
+        # A text that does not parse is parsed again by Strawberry, which answers the error.
+        with contextlib.suppress(GraphQLError):
+            context.graphql_document = self.cached_parse_document(
+                context.query, **context.parse_options
+            )
+        yield
 
 
 class _CachedValidation(ValidationCache):

@@ -36,3 +36,9 @@ def test_an_invalid_field_is_refused_again_from_the_cache() -> None:
     hits = _hits()
     assert _codes("{ nosuchfield }") == first and first
     assert _hits() == hits + 1
+
+
+def test_a_text_that_cannot_be_parsed_keeps_its_code() -> None:
+    tokens = "{ " + " ".join("health { ok }" for _ in range(1500)) + " }"  # over 5,000 tokens
+    assert _codes(tokens) == ["GRAPHQL_VALIDATION_FAILED"]
+    assert _codes("{ health { ok }") == ["GRAPHQL_VALIDATION_FAILED"]  # a syntax error

@@ -132,4 +132,3 @@ DIRECTOR = source(
 async def test_a_question_about_the_bridge_itself_keeps_the_bridge() -> None:
     answer = await draft("Who directed The Lantern Gate?", [FILM, DIRECTOR])
     assert answer.short_answer == "Ada Ray"
-
