@@ -53,6 +53,10 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
 # Distinct operation texts whose parse and validation are kept: clients send a few texts,
 # their values in variables. Bounded, so unique texts only cycle the cache.
 DOCUMENT_CACHE_SIZE = 256
+# Longer texts are parsed afresh: the cache's memory stays bounded (a client's operation
+# is a few hundred characters), and a token bomb is not parsed twice (here, then again by
+# Strawberry to answer its error).
+CACHED_TEXT_CHARS = 10_000
 
 
 def _extensions(
@@ -92,11 +96,12 @@ class _CachedParse(ParserCache):
 
     def on_parse(self) -> Iterator[None]:
         context = self.execution_context
-        # A text that does not parse is parsed again by Strawberry, which answers the error.
-        with contextlib.suppress(GraphQLError):
-            context.graphql_document = self.cached_parse_document(
-                context.query, **context.parse_options
-            )
+        if context.query and len(context.query) <= CACHED_TEXT_CHARS:
+            # A text that does not parse is parsed again by Strawberry, which answers it.
+            with contextlib.suppress(GraphQLError):
+                context.graphql_document = self.cached_parse_document(
+                    context.query, **context.parse_options
+                )
         yield
 
 

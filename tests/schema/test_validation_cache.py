@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from strawberry.extensions.parser_cache import _get_parse_cache
 from strawberry.extensions.validation_cache import _get_validate_cache
 
-from schema import DOCUMENT_CACHE_SIZE, build_schema
+from schema import CACHED_TEXT_CHARS, DOCUMENT_CACHE_SIZE, build_schema
 
 SCHEMA = build_schema()
 ALIASES = "{ " + " ".join(f"a{n}: health {{ ok }}" for n in range(40)) + " }"  # over 30
@@ -42,3 +43,11 @@ def test_a_text_that_cannot_be_parsed_keeps_its_code() -> None:
     tokens = "{ " + " ".join("health { ok }" for _ in range(1500)) + " }"  # over 5,000 tokens
     assert _codes(tokens) == ["GRAPHQL_VALIDATION_FAILED"]
     assert _codes("{ health { ok }") == ["GRAPHQL_VALIDATION_FAILED"]  # a syntax error
+
+
+def test_a_long_text_is_not_kept() -> None:
+    cache: Any = _get_parse_cache(DOCUMENT_CACHE_SIZE)
+    long = "{ nosuchfield }" + " " * CACHED_TEXT_CHARS
+    before = cache.cache_info().currsize
+    assert _codes(long) == ["GRAPHQL_VALIDATION_FAILED"]  # parsed and validated all the same
+    assert cache.cache_info().currsize == before
