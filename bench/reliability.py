@@ -20,7 +20,9 @@ Run with `.venv/bin/python -m bench.reliability [--keep DIR] [--seconds 60] [--c
 - **load**: `clients` concurrent clients of HYBRID searches (topK 5, the dataset's questions
   in turn) for `seconds`, against one process and then `TRELLIS_WORKERS=2`: searches a
   second, the p50/p95 of admitted searches, OVERLOADED refusals, errors, degraded results.
-  A refused client waits the Retry-After it is given, as it is asked to.
+  A refused client waits the Retry-After it is given, as it is asked to. The CPU time the
+  run took, split between the server, Postgres, Neo4j and the benchmark's clients, is
+  divided by the searches served (refusals' own cost included).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import psycopg
 
 from app.localdb.stack import Stack, local_stack, make_key, stack_services
 from app.services import Services
+from bench._cpu import CpuSeconds, cpu_now
 from bench._serving import Searches, Tally, client, served
 from bench._timing import p50_p95
 from bench.ingestion import load as load_corpus
@@ -160,7 +163,7 @@ def report_fresh(ingested: float, analyzed: float) -> None:
     print(f"  ingest, {analyzed:.1f} ms after a manual ANALYZE ({ingested / analyzed:.2f}x)")
 
 
-def report_load(workers: int, tally: Tally, seconds: float) -> None:
+def report_load(workers: int, tally: Tally, seconds: float, spent: CpuSeconds) -> None:
     ok = len(tally.ms)
     served = ("ok", "degraded", "OVERLOADED")
     others = {k: v for k, v in tally.codes.items() if k not in served}
@@ -168,7 +171,7 @@ def report_load(workers: int, tally: Tally, seconds: float) -> None:
     print(
         f"| {workers} | {ok / seconds:.1f} | {p50:.0f} / "
         f"{p95:.0f} | {tally.codes['OVERLOADED']} | {sum(others.values())} "
-        f"{others or ''} | {tally.degraded} |"
+        f"{others or ''} | {tally.degraded} | {spent.per(ok)} |"
     )
 
 
@@ -210,12 +213,17 @@ def hostile(stack: Stack, key: str) -> None:
 def loads(stack: Stack, key: str, clients: int, seconds: float) -> None:
     asked = [q["question"] for q in questions(DATASET, None)]
     print(f"\n### load: {clients} clients, {seconds:g} s of HYBRID searches\n")
-    print("| processes | searches/s | admitted p50 / p95 ms | OVERLOADED | errors | degraded |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| processes | searches/s | admitted p50 / p95 ms | OVERLOADED | errors | degraded"
+        " | CPU ms a search |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for workers in (1, 2):
-        with served(stack, workers) as (url, _):
+        with served(stack, workers) as (url, pid):
+            before = cpu_now(pid)
             tally = asyncio.run(load(url, key, asked, clients, seconds))
-        report_load(workers, tally, seconds)
+            spent = cpu_now(pid) - before
+        report_load(workers, tally, seconds, spent)
 
 
 ANSWER = "query($i: AnswerInput!) { answer(input: $i) { text } }"
