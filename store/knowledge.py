@@ -357,17 +357,22 @@ def mention_weight(spans: list[int]) -> int:
 
 
 async def seen_entities(conn: Conn, tenant: Tenant, ids: list[str]) -> dict[str, dict[str, Any]]:
-    """The tenant's entities among `ids` that its key may see (one of their mentions is in a
-    document it may see), with the fields Neo4j's entity nodes hold (see entity_rows)."""
+    """The tenant's entities among `ids` that its key may see (a key with content scopes: one
+    of their mentions is in a document it may see), with the fields Neo4j's entity nodes hold
+    (see entity_rows)."""
     seen, scopes = visible(tenant, "d")
+    shown = (
+        " AND EXISTS (SELECT 1 FROM mentions m JOIN documents d ON d.id = m.document_id"
+        f" WHERE m.entity_id = e.id{seen})"
+        if seen
+        else ""
+    )
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(
             "SELECT e.id::text AS id, e.name, e.type, e.aliases,"
             " coalesce((SELECT sum(m.count) FROM mentions m WHERE m.entity_id = e.id), 0)::int"
             " AS mention_count, e.collection_id::text AS collection_id FROM entities e"
-            " WHERE e.id = ANY(%s::uuid[]) AND e.tenant_id = %s"
-            " AND EXISTS (SELECT 1 FROM mentions m JOIN documents d ON d.id = m.document_id"
-            f" WHERE m.entity_id = e.id{seen})",
+            f" WHERE e.id = ANY(%s::uuid[]) AND e.tenant_id = %s{shown}",
             (ids, tenant.id, *scopes),
         )
         return {row["id"]: row for row in await cursor.fetchall()}
