@@ -3,8 +3,9 @@ more wait, each for at most `wait_seconds`. Anything beyond is refused at once w
 OVERLOADED, so a client under overload hears "back off" in milliseconds instead of waiting
 until its search legs time out.
 
-On two cores a search is CPU-bound (about 125 ms of CPU): running more at once only makes
-each slower, so the limit is small and the queue short.
+On two cores a search is CPU-bound (about 70 ms of CPU across the server and the databases,
+bench/RESULTS.md): running more at once only makes each slower, so the limit is small and
+the queue short.
 """
 
 from __future__ import annotations

@@ -20,6 +20,11 @@ import httpx
 from app.localdb.stack import Stack, free_port
 
 SEARCH = "query($i: SearchInput!) { search(input: $i) { degraded hits { score } } }"
+CREATE = "mutation($n: String!) { createCollection(name: $n) { id } }"
+INGEST = (
+    "mutation($c: String!, $docs: [DocumentInput!]!) {"
+    " ingestDocuments(collection: $c, documents: $docs) { job { id } } }"
+)
 
 
 class Server:

@@ -26,16 +26,12 @@ from pathlib import Path
 import httpx
 
 from app.localdb.stack import Stack, local_stack, make_key
-from bench._serving import Searches, Server, Tally, client
+from bench._serving import CREATE, INGEST, Searches, Server, Tally, client
 from bench.quality import questions
 from bench.reliability import ready_corpus
 
 DATASET = "2wiki"
 PROBE = "outage-probe"
-INGEST = (
-    "mutation($c: String!, $docs: [DocumentInput!]!) {"
-    " ingestDocuments(collection: $c, documents: $docs) { job { id } } }"
-)
 GRAPHED = "query($c: String!) { documents(collection: $c) { edges { node { status } } } }"
 
 
@@ -100,9 +96,6 @@ async def outage(stack: Stack, url: str, key: str, backend: str, plan: Plan) -> 
         await asyncio.gather(*loops, return_exceptions=True)
         result.graphed_after = await graphing
     return result
-
-
-CREATE = "mutation($n: String!) { createCollection(name: $n) { id } }"
 
 
 async def _down_and_back(stack: Stack, http: httpx.AsyncClient, result: Outage, plan: Plan) -> None:

@@ -40,7 +40,7 @@ import psycopg
 from app.localdb.stack import Stack, local_stack, make_key, stack_services
 from app.services import Services
 from bench._cpu import CpuSeconds, cpu_now
-from bench._serving import Searches, Tally, client, served
+from bench._serving import CREATE, INGEST, Searches, Tally, client, served
 from bench._timing import p50_p95
 from bench.ingestion import load as load_corpus
 from bench.ingestion import submit_corpus
@@ -227,11 +227,6 @@ def loads(stack: Stack, key: str, clients: int, seconds: float) -> None:
 
 
 ANSWER = "query($i: AnswerInput!) { answer(input: $i) { text } }"
-INGEST = (
-    "mutation($c: String!, $docs: [DocumentInput!]!) {"
-    " ingestDocuments(collection: $c, documents: $docs) { job { id } } }"
-)
-CREATE = "mutation($n: String!) { createCollection(name: $n) { id } }"
 
 
 def soak(stack: Stack, key: str, seconds: float) -> None:

@@ -15,7 +15,7 @@ from strawberry.extensions import SchemaExtension
 
 from app.admission import RETRY_AFTER_SECONDS, Admission
 from app.errors import ErrorCode, TrellisError
-from schema._operations import INGEST_FIELDS, chosen_operation, root_fields
+from schema._operations import ingests_only, operation_of
 
 
 class Admitted(SchemaExtension):
@@ -45,13 +45,10 @@ class Admitted(SchemaExtension):
         return getattr(services, "admission", None)
 
     def _counted(self) -> bool:
-        context = self.execution_context
-        document = context.graphql_document
-        operation = None if document is None else chosen_operation(document, context.operation_name)
+        operation = operation_of(self.execution_context)
         if operation is None or operation.operation == OperationType.SUBSCRIPTION:
             return False  # an answer stream holds its slot in its resolver, for its whole life
-        ingests = root_fields(operation) <= INGEST_FIELDS
-        return not (operation.operation == OperationType.MUTATION and ingests)
+        return not ingests_only(operation)
 
     def _refuse(self, refused: TrellisError) -> None:
         """A result set before execution stands in for it: nothing runs."""

@@ -13,12 +13,12 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from graphql import GraphQLError, OperationType, parse
+from graphql import GraphQLError, parse
 from starlette.responses import JSONResponse
 
 from app.errors import ErrorCode
 from app.settings import ServingSettings
-from schema._operations import INGEST_FIELDS, chosen_operation, root_fields
+from schema._operations import chosen_operation, ingests_only
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -107,8 +107,4 @@ def _ingests_only(body: bytes) -> bool:
         operation = chosen_operation(document, request.get("operationName"))
     except (ValueError, KeyError, TypeError, AttributeError, GraphQLError):
         return False
-    return (
-        operation is not None
-        and operation.operation == OperationType.MUTATION
-        and (root_fields(operation) <= INGEST_FIELDS)
-    )
+    return operation is not None and ingests_only(operation)

@@ -41,7 +41,7 @@ from strawberry.types import ExecutionContext
 
 from app.errors import ErrorCode
 from app.settings import CostSettings
-from schema._operations import chosen_operation
+from schema._operations import operation_of
 
 PAGE_SIZES = ("first", "topK")  # the arguments that say how many items a list field returns
 
@@ -185,10 +185,10 @@ class QueryCost(SchemaExtension):
 
 
 def _cost_of(context: ExecutionContext, roots: Mapping[str, int]) -> int:
-    document = context.graphql_document
-    operation = None if document is None else chosen_operation(document, context.operation_name)
-    if document is None or operation is None:
+    operation = operation_of(context)
+    if operation is None or context.graphql_document is None:
         return 0  # validation refuses a request with no single operation to run
+    document = context.graphql_document
     fragments = {
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }

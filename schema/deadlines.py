@@ -17,7 +17,7 @@ from strawberry.extensions import SchemaExtension
 from app.deadlines import deadline_after
 from app.errors import ErrorCode, TrellisError
 from app.settings import DeadlineSettings
-from schema._operations import INGEST_FIELDS, chosen_operation, root_fields
+from schema._operations import INGEST_FIELDS, operation_of, root_fields
 
 SEARCH = frozenset({"search", "readSpans"})
 GRAPH = frozenset({"neighborhood", "paths", "timeline", "themes", "entities", "entity"})
@@ -33,9 +33,7 @@ class Deadlines(SchemaExtension):
         self._seconds = 0.0
 
     def on_execute(self) -> Iterator[None]:
-        context = self.execution_context
-        document = context.graphql_document
-        operation = None if document is None else chosen_operation(document, context.operation_name)
+        operation = operation_of(self.execution_context)
         if operation is None or operation.operation == OperationType.SUBSCRIPTION:
             yield
             return

@@ -81,8 +81,9 @@ async def entity_chunk_subgraph(
 
 def _full(sub: Subgraph, bounds: Bounds) -> bool:
     """Whether the subgraph holds its most edges; it is then marked truncated."""
-    sub.truncated |= len(sub.edges) >= bounds.max_edges
-    return len(sub.edges) >= bounds.max_edges
+    full = len(sub.edges) >= bounds.max_edges
+    sub.truncated |= full
+    return full
 
 
 def _strongest_entities(start: Restart) -> list[str]:

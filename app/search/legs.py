@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections import OrderedDict
 from dataclasses import dataclass
 from uuid import UUID
 
 import numpy as np
 from numpy.typing import NDArray
 
+from app.search._recent import Recent
 from app.search.fact_matching import FACTS, fact_entities
 from app.search.graph_leg import GraphDiscovery, GraphQuery
 from app.search.keyword_index import KeywordIndexes
@@ -41,19 +41,16 @@ class QueryVectors:
     """Query embeddings, cached per (model, query): repeated queries skip the model."""
 
     def __init__(self) -> None:
-        self._cache: OrderedDict[tuple[str, str], NDArray[np.float32]] = OrderedDict()
+        self._cache: Recent[tuple[str, str], NDArray[np.float32]] = Recent(CACHE_SIZE)
 
     async def embed(self, embedder: Embedder, query: str) -> NDArray[np.float32]:
         key = (embedder.model_id, query)
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        found = self._cache.get(key)
+        if found is not None:
+            return found
         vectors = await asyncio.to_thread(embedder.embed, [query], True)
         vector: NDArray[np.float32] = vectors[0]
-        self._cache[key] = vector
-        if len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
-        return vector
+        return self._cache.put(key, vector)
 
     def clear(self) -> None:
         self._cache.clear()

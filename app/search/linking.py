@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections import OrderedDict
 from uuid import UUID
 
+from app.search._recent import Recent
 from ingest._stopwords import ENGLISH as STOPWORDS
 from ingest.extraction import Extractor
 from ingest.resolution import normalise
@@ -35,9 +35,8 @@ class EntityLinker:
         self._model = model
         self._extractor: Extractor | None = None
         self._lock = threading.Lock()
-        # The names of recent queries: a query asked again (a page, a retry, each
-        # collection of one search) skips the pipeline, as its embedding does (QueryVectors).
-        self._recent: OrderedDict[str, frozenset[str]] = OrderedDict()
+        # A query asked again skips the pipeline, as its embedding does (QueryVectors).
+        self._recent: Recent[str, frozenset[str]] = Recent(RECENT_QUERIES)
 
     async def link(
         self, conn: Conn, tenant_id: UUID, collection_id: UUID, query: str
@@ -52,18 +51,12 @@ class EntityLinker:
         return longest({ident: key for ident, key in await cursor.fetchall()})
 
     def _keys(self, query: str) -> frozenset[str]:
-        with self._lock:
-            if query in self._recent:
-                self._recent.move_to_end(query)
-                return self._recent[query]
+        found = self._recent.get(query)
+        if found is not None:
+            return found
         inside = parenthesised(query)
         named = {normalise(m.text) for m in self.extractor().mentions(query) if not inside[m.start]}
-        keys = frozenset(k for k in named | name_candidates(query) if k)
-        with self._lock:
-            self._recent[query] = keys
-            if len(self._recent) > RECENT_QUERIES:
-                self._recent.popitem(last=False)
-        return keys
+        return self._recent.put(query, frozenset(k for k in named | name_candidates(query) if k))
 
     def extractor(self) -> Extractor:
         """The pipeline, loaded on first use; answers read entity types with it too."""
