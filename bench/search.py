@@ -195,7 +195,8 @@ async def keyword_versus_bm25s(
         terms = analyze(query)
         started = time.perf_counter()
         async with services.pool.connection() as conn:
-            mine = await services.keyword_index.search(conn, scope, terms, 10)
+            stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
+            mine = await services.keyword_index.search(conn, scope, terms, 10, stats)
         ours_ms.append((time.perf_counter() - started) * 1000)
         started = time.perf_counter()
         async with services.pool.connection() as conn:

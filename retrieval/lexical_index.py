@@ -57,6 +57,10 @@ class LexicalIndex:
         ).astype(np.float64, copy=False)
         return _best(totals, limit)
 
+    def document_frequencies(self, terms: list[str]) -> dict[str, int]:
+        """How many chunks contain each term; a term no chunk has is left out."""
+        return {t: len(self._scores[t][0]) for t in set(terms) if t in self._scores}
+
 
 def idf(chunk_count: int, document_frequency: int) -> float:
     """BM25's inverse document frequency (Lucene's, as store/bm25.py computes it in SQL)."""

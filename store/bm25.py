@@ -102,10 +102,11 @@ class Frequencies:
     documents: dict[str, int]
 
 
-async def frequencies(conn: Conn, scope: Scope, terms: list[str]) -> Frequencies:
-    """Document frequencies of `terms` in the scope's collection (the statistics BM25 uses);
-    a term no chunk has is left out."""
-    found = await stats(conn, scope.tenant_id, scope.collection_id)
+async def frequencies(
+    conn: Conn, scope: Scope, terms: list[str], found: Stats | None
+) -> Frequencies:
+    """Document frequencies of `terms` in the scope's collection (the statistics BM25 uses),
+    whose statistics are `found`; a term no chunk has is left out."""
     cursor = await conn.execute(
         "SELECT term, count(*) FROM postings WHERE collection_id = %s AND tenant_id = %s"
         " AND term = ANY(%s) GROUP BY term",

@@ -340,15 +340,6 @@ async def documents_mentioning(
     return found
 
 
-# mention_weight in SQL, over the `spans` of mentions row `m`: the walk's subgraph reads
-# thousands of mentions a search, and weighing them in Postgres spares shipping and parsing
-# their span arrays.
-MENTION_WEIGHT_SQL = (
-    f"(cardinality(m.spans) / 2 + {SUBJECT_WEIGHT - 1} * (SELECT count(*) FROM"
-    " generate_series(1, cardinality(m.spans), 2) AS i WHERE m.spans[i] = m.spans[i + 1]))::int"
-)
-
-
 def mention_weight(spans: list[int]) -> int:
     """Mentions in the text count 1 each; the title's (an empty span) counts SUBJECT_WEIGHT:
     a chunk is most strongly tied to the entity it is about."""

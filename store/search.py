@@ -84,16 +84,12 @@ async def dense_exact(
 async def dense_hnsw(
     conn: Conn, scope: Scope, vector: NDArray[np.float32], limit: int, ef_search: int
 ) -> list[tuple[UUID, float]]:
-    """Through the per-dimension HNSW index (see migration 0007); `conn` must be in a
-    transaction, for SET LOCAL."""
+    """Through the per-dimension HNSW index (see migration 0007). The index's settings and the
+    search go in one pipeline: statements before a Sync run as one transaction, so the
+    settings are local to the search (as SET LOCAL), and the three cost one round trip
+    where BEGIN, the settings, the search and COMMIT took four."""
     dim = int(vector.shape[0])
     clause, params = scope.documents_clause()
-    # Both settings in one round trip; `true`: local to the transaction, as SET LOCAL.
-    await conn.execute(
-        "SELECT set_config('hnsw.ef_search', %s, true),"
-        " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
-        [str(int(ef_search))],
-    )
     documents = f" AND c.document_id IN (SELECT d.id FROM documents d WHERE {clause})"
     sql = (
         f"WITH w AS MATERIALIZED (SELECT c.id, c.embedding::vector({dim}) <=> %s AS distance"
@@ -105,8 +101,15 @@ async def dense_hnsw(
     )
     narrowing = params if scope.narrowed else []
     values = [vector, scope.tenant_id, scope.collection_id, *narrowing, vector]
-    cursor = await conn.execute(sql, [*values, limit * WINDOWS_PER_HIT, limit])
-    return [(row[0], float(row[1])) for row in await cursor.fetchall()]
+    async with conn.pipeline():
+        # `true`: local to the transaction, as SET LOCAL.
+        await conn.execute(
+            "SELECT set_config('hnsw.ef_search', %s, true),"
+            " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+            [str(int(ef_search))],
+        )
+        cursor = await conn.execute(sql, [*values, limit * WINDOWS_PER_HIT, limit])
+        return [(row[0], float(row[1])) for row in await cursor.fetchall()]
 
 
 _PROJECT = (

@@ -24,18 +24,18 @@ from dataclasses import dataclass
 
 from retrieval.bounds import capped, scan_per_node
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank
-from store.knowledge import MENTION_WEIGHT_SQL
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
+# A mention's weight is stored with it (migration 0016), as store/knowledge.mention_weight.
 _ENTITY_TO_CHUNKS = (
-    f"SELECT s.id::text, m.chunk_id::text, {MENTION_WEIGHT_SQL} FROM unnest(%s::uuid[]) AS s(id)"
-    " CROSS JOIN LATERAL (SELECT chunk_id, spans FROM mentions"
+    "SELECT s.id::text, m.chunk_id::text, m.weight FROM unnest(%s::uuid[]) AS s(id)"
+    " CROSS JOIN LATERAL (SELECT chunk_id, weight FROM mentions"
     " WHERE entity_id = s.id AND tenant_id = %s{visible} LIMIT %s) m"
 )
 _CHUNK_TO_ENTITIES = (
-    f"SELECT s.id::text, m.entity_id::text, {MENTION_WEIGHT_SQL} FROM unnest(%s::uuid[]) AS s(id)"
-    " CROSS JOIN LATERAL (SELECT entity_id, spans FROM mentions"
+    "SELECT s.id::text, m.entity_id::text, m.weight FROM unnest(%s::uuid[]) AS s(id)"
+    " CROSS JOIN LATERAL (SELECT entity_id, weight FROM mentions"
     " WHERE chunk_id = s.id AND tenant_id = %s{visible} LIMIT %s) m"
 )
 # A scoped key's walk reads only mentions in documents it may see.

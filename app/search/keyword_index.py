@@ -17,6 +17,7 @@ from uuid import UUID
 from app.settings import KeywordIndexSettings
 from retrieval.lexical_index import LexicalIndex
 from store import bm25, search
+from store.bm25 import Frequencies, Stats
 from store.pool import Conn, Pool
 from store.scope import Scope
 
@@ -35,14 +36,25 @@ class KeywordIndexes:
         self._failed_at: dict[tuple[UUID, UUID], float] = {}
 
     async def search(
-        self, conn: Conn, scope: Scope, terms: list[str], limit: int
+        self, conn: Conn, scope: Scope, terms: list[str], limit: int, stats: Stats | None
     ) -> list[tuple[UUID, float]]:
-        index = await self._current(conn, scope)
+        """The BM25 ranking of `terms`, the collection's statistics being `stats`."""
+        index = self._current(scope, stats)
         if index is not None:
             found = await _from_index(conn, index, scope, terms, limit)
             if found is not None:
                 return found
         return await bm25.search_scope(conn, scope, terms, limit)
+
+    async def frequencies(
+        self, conn: Conn, scope: Scope, terms: list[str], stats: Stats | None
+    ) -> Frequencies:
+        """The terms' document frequencies: from a current index, else counted in SQL."""
+        index = self._current(scope, stats)
+        if index is None:
+            return await bm25.frequencies(conn, scope, terms, stats)
+        assert stats is not None  # an index is current only against statistics
+        return Frequencies(stats.chunk_count, index.document_frequencies(terms))
 
     def holds(self, tenant_id: UUID, collection_id: UUID) -> bool:
         return (tenant_id, collection_id) in self._indexes
@@ -56,9 +68,8 @@ class KeywordIndexes:
             task.cancel()
         await asyncio.gather(*self._building.values(), return_exceptions=True)
 
-    async def _current(self, conn: Conn, scope: Scope) -> LexicalIndex | None:
+    def _current(self, scope: Scope, stats: Stats | None) -> LexicalIndex | None:
         key = (scope.tenant_id, scope.collection_id)
-        stats = await bm25.stats(conn, *key)
         if stats is None or stats.chunk_count < self._limits.min_chunks:
             self._indexes.pop(key, None)
             return None

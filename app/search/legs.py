@@ -14,6 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.search._recent import Recent
+from app.search.basis import ExactScans, SearchBasis
+from app.search.coverage import asked_terms
 from app.search.fact_matching import FACTS, fact_entities
 from app.search.graph_leg import GraphDiscovery, GraphQuery
 from app.search.keyword_index import KeywordIndexes
@@ -24,9 +26,10 @@ from retrieval.query_terms import query_terms
 from retrieval.relation_cues import cue_terms
 from retrieval.request import Leg, SearchRequest
 from retrieval.section_refs import section_labels
-from store import search, vocabulary
+from store import search
+from store.bm25 import Frequencies
 from store.fact_vectors import FactQuery
-from store.pool import Pool, autocommitted
+from store.pool import Conn, Pool, autocommitted
 from store.scope import Scope
 from store.tenants import Tenant
 
@@ -65,6 +68,7 @@ class LegContext:
     request: SearchRequest
     vector: asyncio.Task[NDArray[np.float32]]  # the query embedding, computed once
     limit: int  # candidates wanted from each leg
+    basis: SearchBasis  # the collection's rules and statistics, read once
     dense: asyncio.Task[LegResult] | None = None  # the dense leg, run once for it and the graph
 
 
@@ -80,6 +84,7 @@ class SearchLegs:
         self._keyword_index = keyword_index
         self._linker = linker
         self._discovery = discovery
+        self._exact = ExactScans()
 
     def sharing_dense(self, context: LegContext) -> LegContext:
         """The context with the dense leg started, when a leg of the request reads it."""
@@ -98,9 +103,10 @@ class SearchLegs:
             return await self.section(context)
         return await self.graph(context)
 
-    async def dense(self, scope: Scope, vector: NDArray[np.float32], limit: int) -> LegResult:
-        async with autocommitted(self._pool) as conn, conn.transaction():
-            if await search.is_small(conn, scope):
+    async def dense(self, context: LegContext, vector: NDArray[np.float32]) -> LegResult:
+        scope, limit = context.scope, context.limit
+        async with autocommitted(self._pool) as conn:
+            if await self._exact.is_small(conn, scope, context.basis.stats):
                 found = await search.dense_exact(conn, scope, vector, limit)
             else:
                 ef = max(EF_SEARCH, limit)
@@ -108,17 +114,23 @@ class SearchLegs:
         return LegResult.of([(c, s) for c, s in found if s >= MIN_SIMILARITY])
 
     async def _dense_leg(self, context: LegContext) -> LegResult:
-        return await self.dense(context.scope, await context.vector, context.limit)
+        return await self.dense(context, await context.vector)
 
     async def keyword(self, context: LegContext) -> LegResult:
         scope = context.scope
         async with autocommitted(self._pool) as conn:
-            rules = await vocabulary.list_rules(conn, scope.tenant_id, scope.collection_id)
-            terms = query_terms(context.request.query, rules)
-            found = await self._keyword_index.search(conn, scope, terms, context.limit)
+            terms = query_terms(context.request.query, context.basis.rules)
+            stats = context.basis.stats
+            found = await self._keyword_index.search(conn, scope, terms, context.limit, stats)
         result = LegResult.of(found)
         result.terms = terms
         return result
+
+    async def frequencies(self, conn: Conn, context: LegContext) -> Frequencies:
+        """The document frequencies of the query's terms, for its coverage."""
+        asked = asked_terms(context.request.query)
+        stats = context.basis.stats
+        return await self._keyword_index.frequencies(conn, context.scope, asked, stats)
 
     async def section(self, context: LegContext) -> LegResult:
         labels = section_labels(context.request.query)

@@ -25,6 +25,7 @@ from app.errors import ErrorCode, TrellisError
 from app.models.embedders import Embedders
 from app.models.reranker import Reranker, RerankerError
 from app.search import ranking
+from app.search.basis import read_basis
 from app.search.checks import check_request, scope_of
 from app.search.coverage import query_coverage
 from app.search.graph_leg import GraphDiscovery
@@ -130,7 +131,10 @@ class Search:
         embedder = self._embedders.get(target.embedding_model)
         vector_task = asyncio.create_task(self._vectors.embed(embedder, request.query))
         wanted = max(ranking.CANDIDATES, request.top_k)
-        context = self._legs.sharing_dense(LegContext(tenant, scope, request, vector_task, wanted))
+        async with autocommitted(self._pool) as conn:
+            basis = await read_basis(conn, scope)
+        context = LegContext(tenant, scope, request, vector_task, wanted, basis)
+        context = self._legs.sharing_dense(context)
         results, collected = await self._run_legs(context)
         vector = await _vector_or_none(vector_task)
         second = await self._second_round(context, results, collected)
@@ -279,7 +283,8 @@ class Search:
         async with autocommitted(self._pool) as conn:
             ids = [c.chunk_id for c in candidates]
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
-            coverage = await query_coverage(conn, context.scope, request.query, head)
+            frequencies = await self._legs.frequencies(conn, context)
+            coverage = await query_coverage(conn, context.scope, head, frequencies)
         return ranking.blend(candidates, vectors, keep_order, coverage)
 
     async def _rerank(

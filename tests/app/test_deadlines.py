@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import psycopg
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from neo4j.exceptions import Neo4jError
 
 from app.backend_errors import as_backend_unavailable, as_deadline_passed
@@ -13,7 +16,7 @@ from app.deadlines import deadline_after
 from app.errors import ErrorCode
 from app.localdb.stack import Stack
 from graph.driver import open_graph
-from store.pool import open_pool
+from store.pool import open_pool, timeout_for
 
 pytestmark = pytest.mark.integration
 
@@ -39,6 +42,32 @@ async def test_postgres_stops_a_statement_at_the_deadline_and_serves_on(
             assert (await cursor.fetchone()) == ("", "0")
     finally:
         await pool.close()
+
+
+async def test_a_connection_keeps_its_rounded_timeout_through_a_request(
+    stack: Stack, base_url: str
+) -> None:
+    """Setting statement_timeout is a round trip: a connection taken again in the same
+    request keeps the one it has, which is never shorter than what is left."""
+    pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
+    try:
+        seen = []
+        with deadline_after(3.0):
+            for _ in range(3):
+                async with pool.connection() as conn:
+                    cursor = await conn.execute("SELECT current_setting('statement_timeout')")
+                    seen.append((await cursor.fetchone() or ("",))[0])
+                await asyncio.sleep(0.05)
+        assert seen == ["3072ms"] * 3  # 3 s rounded up on a grid of 256 ms
+    finally:
+        await pool.close()
+
+
+@given(st.integers(1, 10_000_000))
+def test_a_timeout_is_never_shorter_than_what_is_left_nor_an_eighth_longer(left: int) -> None:
+    rounded = timeout_for(left)
+    assert left <= rounded <= left + left // 8
+    assert timeout_for(rounded) == rounded  # what a connection has is reused as it is
 
 
 async def test_neo4j_stops_a_transaction_at_the_deadline(stack: Stack) -> None:

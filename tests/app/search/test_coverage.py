@@ -11,8 +11,9 @@ import httpx
 import pytest
 
 from app.localdb.stack import Stack, make_key
-from app.search.coverage import query_coverage
+from app.search.coverage import asked_terms, query_coverage
 from retrieval.coverage import QueryCoverage
+from store import bm25
 from store.pool import open_pool
 from store.scope import Scope
 from tests.app.search.test_search import paths, search
@@ -96,6 +97,8 @@ async def _coverage(
     pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
     try:
         async with pool.connection() as conn:
-            return await query_coverage(conn, scope, QUESTION, chunks)
+            stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
+            frequencies = await bm25.frequencies(conn, scope, asked_terms(QUESTION), stats)
+            return await query_coverage(conn, scope, chunks, frequencies)
     finally:
         await pool.close()

@@ -56,7 +56,8 @@ async def _both(
     pool: Pool, indexes: KeywordIndexes, scope: Scope, query: str
 ) -> tuple[list[tuple[uuid.UUID, float]], list[tuple[uuid.UUID, float]]]:
     async with pool.connection() as conn:
-        mine = await indexes.search(conn, scope, analyze(query), 10)
+        stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
+        mine = await indexes.search(conn, scope, analyze(query), 10, stats)
         sql = await bm25.search_scope(conn, scope, analyze(query), 10)
     return mine, sql
 
@@ -74,6 +75,24 @@ def test_index_answers_like_sql_once_built(gql: GraphQLClient, stack: Stack) -> 
             mine, sql = await _both(pool, indexes, scope, query)
             assert [c for c, _ in mine] == [c for c, _ in sql]
             assert [s for _, s in mine] == pytest.approx([s for _, s in sql])
+
+    _with_pool(stack, work)
+
+
+def test_index_counts_document_frequencies_like_sql(gql: GraphQLClient, stack: Stack) -> None:
+    _, scope = _corpus(gql, stack, 60)
+    terms = analyze("Who directed the film in Germany? zyzzogeton")
+
+    async def work(pool: Pool) -> None:
+        indexes = KeywordIndexes(pool, KeywordIndexSettings(0, 10**7))
+        await _both(pool, indexes, scope, "film")
+        await indexes.settle()
+        assert indexes.holds(scope.tenant_id, scope.collection_id)
+        async with pool.connection() as conn:
+            stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
+            mine = await indexes.frequencies(conn, scope, terms, stats)
+            sql = await bm25.frequencies(conn, scope, terms, stats)
+        assert mine == sql and mine.documents and "zyzzogeton" not in mine.documents
 
     _with_pool(stack, work)
 
