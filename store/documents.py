@@ -15,6 +15,7 @@ from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
 from ingest.pipeline import PreparedDocument
+from store.arrays import uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
@@ -294,6 +295,6 @@ async def of_chunks(conn: Conn, tenant_id: UUID, chunk_ids: list[str]) -> dict[s
     cursor = await conn.execute(
         "SELECT id::text, document_id::text FROM chunks"
         " WHERE id = ANY(%s::uuid[]) AND tenant_id = %s",
-        (chunk_ids, tenant_id),
+        (uuid_array(chunk_ids), tenant_id),
     )
     return dict(await cursor.fetchall())

@@ -22,6 +22,7 @@ from ingest.resolution import is_multiword
 from ingest.titles import SUBJECT_WEIGHT, UNKNOWN_GROUP
 from store import functional, mentions, themes
 from store._copy import copy_rows
+from store.arrays import uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
@@ -364,6 +365,6 @@ async def seen_entities(conn: Conn, tenant: Tenant, ids: list[str]) -> dict[str,
             " coalesce((SELECT sum(m.count) FROM mentions m WHERE m.entity_id = e.id), 0)::int"
             " AS mention_count, e.collection_id::text AS collection_id FROM entities e"
             f" WHERE e.id = ANY(%s::uuid[]) AND e.tenant_id = %s{shown}",
-            (ids, tenant.id, *scopes),
+            (uuid_array(ids), tenant.id, *scopes),
         )
         return {row["id"]: row for row in await cursor.fetchall()}

@@ -9,6 +9,7 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from ingest.extraction import Named
+from store.arrays import uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
@@ -25,7 +26,7 @@ async def in_chunks(conn: Conn, tenant_id: UUID, chunk_ids: list[str]) -> dict[s
         "SELECT c.id::text, c.content, c.char_start, m.entity_id::text, m.spans FROM chunks c"
         " JOIN mentions m ON m.chunk_id = c.id"
         " WHERE c.tenant_id = %s AND c.id = ANY(%s::uuid[]) AND m.tenant_id = %s",
-        (tenant_id, chunk_ids, tenant_id),
+        (tenant_id, uuid_array(chunk_ids), tenant_id),
     )
     found: dict[str, ChunkMentions] = {}
     for chunk, text, offset, entity, spans in await cursor.fetchall():

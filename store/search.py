@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from psycopg.rows import dict_row
 
 from retrieval.title_links import Titled
+from store.arrays import text_array, uuid_array
 from store.pool import Conn
 from store.scope import Scope
 
@@ -138,8 +139,8 @@ async def titled_chunks(conn: Conn, scope: Scope, titles: list[str]) -> list[str
     clause, params = scope.documents_clause()
     cursor = await conn.execute(
         "SELECT c.id::text FROM documents d JOIN chunks c ON c.document_id = d.id"
-        f" WHERE {clause} AND lower(d.title) = ANY(%s) AND c.kind = 'main' ORDER BY c.id",
-        [*params, titles],
+        f" WHERE {clause} AND lower(d.title) = ANY(%s::text[]) AND c.kind = 'main' ORDER BY c.id",
+        [*params, text_array(titles)],
     )
     return [row[0] for row in await cursor.fetchall()]
 
@@ -181,9 +182,9 @@ async def candidate_vectors(
         "SELECT DISTINCT ON (l.main_id) l.main_id, 1 - (w.embedding <=> %s), w.embedding,"
         " w.document_id"
         " FROM chunk_links l JOIN chunks w ON w.id = l.window_id AND w.kind = 'small'"
-        " WHERE l.main_id = ANY(%s) AND l.tenant_id = %s AND w.embedding IS NOT NULL"
+        " WHERE l.main_id = ANY(%s::uuid[]) AND l.tenant_id = %s AND w.embedding IS NOT NULL"
         " ORDER BY l.main_id, w.embedding <=> %s",
-        (vector, chunk_ids, tenant_id, vector),
+        (vector, uuid_array(chunk_ids), tenant_id, vector),
         binary=True,
     )
     return {
@@ -203,8 +204,8 @@ async def chunk_terms(conn: Conn, tenant_id: UUID, chunk_ids: list[UUID]) -> dic
     cursor = await conn.execute(
         "SELECT c.id, d.title, array(SELECT p.term FROM postings p WHERE p.chunk_id = c.id"
         " AND p.tenant_id = c.tenant_id) FROM chunks c JOIN documents d ON d.id = c.document_id"
-        " WHERE c.id = ANY(%s) AND c.tenant_id = %s AND c.kind = 'main'",
-        (chunk_ids, tenant_id),
+        " WHERE c.id = ANY(%s::uuid[]) AND c.tenant_id = %s AND c.kind = 'main'",
+        (uuid_array(chunk_ids), tenant_id),
     )
     return {row[0]: ChunkTerms(row[1], frozenset(row[2])) for row in await cursor.fetchall()}
 
@@ -235,7 +236,7 @@ async def hit_passages(
 ) -> dict[UUID, HitPassage]:
     """Main chunks with their document, section path and surrounding large window."""
     async with conn.cursor(row_factory=dict_row) as cursor:
-        await cursor.execute(_HITS, (chunk_ids, tenant_id))
+        await cursor.execute(_HITS, (uuid_array(chunk_ids), tenant_id))
         return {row["chunk_id"]: _passage(row) for row in await cursor.fetchall()}
 
 
@@ -272,7 +273,7 @@ LEFT JOIN LATERAL (
     WHERE l.main_id = c.id
     ORDER BY abs((w.char_start + w.char_end) - (c.char_start + c.char_end)) LIMIT 1
 ) w ON true
-WHERE c.id = ANY(%s) AND c.tenant_id = %s AND c.kind = 'main'
+WHERE c.id = ANY(%s::uuid[]) AND c.tenant_id = %s AND c.kind = 'main'
 """
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from retrieval.bounds import capped, scan_per_node
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank
+from store.arrays import uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
@@ -130,7 +131,7 @@ async def _expand(
     scan = scan_per_node(len(ids))
     seen, scopes = visible(tenant, "d")
     sql = query.format(visible=_VISIBLE.format(seen=seen) if seen else "")
-    cursor = await conn.execute(sql, (ids, tenant.id, *scopes, scan))
+    cursor = await conn.execute(sql, (uuid_array(ids), tenant.id, *scopes, scan))
     by_source: dict[str, list[tuple[str, int]]] = {}
     for source, target, weight in await cursor.fetchall():
         by_source.setdefault(source, []).append((target, weight))

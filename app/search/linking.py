@@ -17,6 +17,7 @@ from app.search._recent import Recent
 from ingest._stopwords import ENGLISH as STOPWORDS
 from ingest.extraction import Extractor
 from ingest.resolution import normalise
+from store.arrays import text_array
 from store.pool import Conn
 
 MAX_NGRAM = 6
@@ -45,8 +46,8 @@ class EntityLinker:
         keys = await asyncio.to_thread(self._keys, query)
         cursor = await conn.execute(
             "SELECT id::text, key FROM entities WHERE tenant_id = %s AND collection_id = %s"
-            " AND key = ANY(%s) ORDER BY id",
-            (tenant_id, collection_id, sorted(keys)),
+            " AND key = ANY(%s::text[]) ORDER BY id",
+            (tenant_id, collection_id, text_array(sorted(keys))),
         )
         return longest({ident: key for ident, key in await cursor.fetchall()})
 
