@@ -3,7 +3,7 @@ more wait, each for at most `wait_seconds`. Anything beyond is refused at once w
 OVERLOADED, so a client under overload hears "back off" in milliseconds instead of waiting
 until its search legs time out.
 
-On two cores a search is CPU-bound (about 70 ms of CPU across the server and the databases,
+On two cores a search is CPU-bound (50 to 60 ms of CPU across the server and the databases,
 bench/RESULTS.md): running more at once only makes each slower, so the limit is small and
 the queue short.
 """

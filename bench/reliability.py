@@ -181,12 +181,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--only-fresh", action="store_true", help="the new collection only")
+    parser.add_argument("--only-load", action="store_true", help="the load only")
     parser.add_argument("--soak", type=float, default=0.0, help="seconds of mixed traffic")
     args = parser.parse_args()
     with local_stack(keep_in=args.keep / DATASET) as stack:
         asyncio.run(ready_corpus(stack))
         if args.soak:
             soak(stack, make_key(stack, "bench"), args.soak)
+            return
+        if args.only_load:
+            loads(stack, make_key(stack, "bench"), args.clients, args.seconds)
             return
         report_fresh(*asyncio.run(fresh_collection(stack)))
         if not args.only_fresh:
