@@ -17,6 +17,7 @@ from neo4j.exceptions import Neo4jError as _ServerError
 from psycopg_pool import PoolTimeout
 
 from app.admission import Admission, KeySockets
+from app.answers.chat import Chat
 from app.answers.composer import Composer
 from app.answers.extractive.engine import ExtractiveComposer
 from app.answers.generative import GenerativeComposer
@@ -83,6 +84,7 @@ class Services:
     spans: Spans
     search_logs: SearchLogs
     answers: Answers
+    chat: Chat
     keys: ApiKeys
     plans: Plans
     preflight: Preflight
@@ -170,6 +172,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     )
     spans = Spans(pool)
     access = Access(Preflight(pool), Metering(pool))
+    chat = _chat(settings.answers.llm)  # one client for answers and chat; answers close it
     return Services(
         settings=settings,
         pool=pool,
@@ -190,7 +193,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         search=search,
         spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
-        answers=_answers(settings, search, collections, spans, linker, access),
+        answers=_answers(settings, Answering(search, collections, spans, linker), access, chat),
+        chat=Chat(chat, settings.answers, access),
         keys=ApiKeys(pool),
         plans=Plans(pool),
         preflight=access.preflight,
@@ -201,22 +205,27 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     )
 
 
+@dataclass(frozen=True)
+class Answering:
+    """What answers read from."""
+
+    search: Search
+    collections: Collections
+    spans: Spans
+    linker: EntityLinker
+
+
 def _answers(
-    settings: Settings,
-    search: Search,
-    collections: Collections,
-    spans: Spans,
-    linker: EntityLinker,
-    access: Access,
+    settings: Settings, reads: Answering, access: Access, chat: ChatModel | None
 ) -> Answers:
     """The extractive composer always; each configured LLM model beside it."""
     config = settings.answers
     composers: dict[str, Composer] = {EXTRACTIVE: ExtractiveComposer(config.short_floor)}
-    chat = _chat(config.llm)
     if chat is not None:
         generative = GenerativeComposer(chat, config.prompt_tokens)
         composers.update({model: generative for model in config.llm.models})
-    return Answers(search, collections, spans, linker, config, composers, access, chat)
+    r = reads
+    return Answers(r.search, r.collections, r.spans, r.linker, config, composers, access, chat)
 
 
 def _chat(config: LlmSettings) -> ChatModel | None:

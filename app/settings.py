@@ -53,6 +53,8 @@ VARIABLES = (
     "TRELLIS_LLM_URL",
     "TRELLIS_LLM_MODELS",
     "TRELLIS_LLM_API_KEY",
+    "TRELLIS_CHAT_MAX_MESSAGES",
+    "TRELLIS_CHAT_MAX_CHARS",
     "TRELLIS_MAX_QUERY_COST",
     "TRELLIS_COST_SEARCH",
     "TRELLIS_COST_ANSWER",
@@ -155,6 +157,8 @@ class AnswerSettings:
     support_overlap: float
     short_floor: float  # the extractive reader's least confidence for a short answer
     llm: LlmSettings
+    chat_max_messages: int  # a stateless chat's messages (app/answers/chat.py)
+    chat_max_chars: int  # and their characters in all
 
 
 @dataclass(frozen=True)
@@ -321,6 +325,8 @@ def _answers(source: _Source) -> AnswerSettings:
         support_overlap=source.number("TRELLIS_ANSWER_SUPPORT_OVERLAP", 0.5, 0.0, 1.0),
         short_floor=source.number("TRELLIS_ANSWER_SHORT_FLOOR", SHORT_FLOOR, 0.0, 1.0),
         llm=llm,
+        chat_max_messages=source.integer("TRELLIS_CHAT_MAX_MESSAGES", 100, 1, 10_000),
+        chat_max_chars=source.integer("TRELLIS_CHAT_MAX_CHARS", 200_000, 100, 10_000_000),
     )
 
 

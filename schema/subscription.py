@@ -10,6 +10,7 @@ import strawberry
 from app.errors import ErrorCode, TrellisError
 from app.ids import uuid_or_not_found
 from schema.answers import AnswerEvent, AnswerInput, event_of
+from schema.chat import ChatEvent, ChatInput, chat_event_of
 from schema.context import Info
 from schema.jobs import IngestProgress
 from schema.permissions import ANSWER, INGEST, SEARCH
@@ -51,6 +52,19 @@ class Subscription:
         async with info.context.services.admission.slot():  # refused: an OVERLOADED error
             async for event in info.context.services.answers.stream(principal, request):
                 yield event_of(event, request.sources)
+
+    @strawberry.subscription(
+        permission_classes=ANSWER,
+        description="A stateless chat completion from the configured LLM: ChatDelta events,"
+        " then ChatDone with the usage. It retrieves nothing and stores nothing but the usage"
+        " row; the caller assembles the context. PROVIDER_NOT_CONFIGURED without an LLM.",
+    )
+    async def chat(self, info: Info, input: ChatInput) -> AsyncGenerator[ChatEvent, None]:
+        principal = await info.context.principal()
+        request = input.to_request()
+        async with info.context.services.admission.slot():  # refused: an OVERLOADED error
+            async for event in info.context.services.chat.stream(principal, request):
+                yield chat_event_of(event)
 
     @strawberry.subscription(
         permission_classes=INGEST,

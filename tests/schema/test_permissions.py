@@ -80,6 +80,10 @@ FIELDS: dict[str, tuple[Scope, str]] = {
         A,
         f"subscription {{ answerStream(input: {SEARCH_INPUT}) {{ __typename }} }}",
     ),
+    "Subscription.chat": (
+        A,
+        'subscription { chat(input: {messages: [{role: USER, content: "hi"}]}) { __typename } }',
+    ),
     "Subscription.ingestProgress": (
         N,
         'subscription { ingestProgress(jobId: "x") { __typename } }',
