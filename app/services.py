@@ -19,6 +19,7 @@ from psycopg_pool import PoolTimeout
 from app.admission import Admission, KeySockets
 from app.answers.chat import Chat
 from app.answers.composer import Composer
+from app.answers.document import DocumentAnswers
 from app.answers.extractive.engine import ExtractiveComposer
 from app.answers.generative import GenerativeComposer
 from app.answers.request import EXTRACTIVE
@@ -84,6 +85,7 @@ class Services:
     spans: Spans
     search_logs: SearchLogs
     answers: Answers
+    document_answers: DocumentAnswers
     chat: Chat
     keys: ApiKeys
     plans: Plans
@@ -173,6 +175,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     spans = Spans(pool)
     access = Access(Preflight(pool), Metering(pool))
     chat = _chat(settings.answers.llm)  # one client for answers and chat; answers close it
+    reads = Answering(search, collections, spans, linker)
+    answers = _answers(settings, reads, access, chat)
     return Services(
         settings=settings,
         pool=pool,
@@ -193,7 +197,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         search=search,
         spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
-        answers=_answers(settings, Answering(search, collections, spans, linker), access, chat),
+        answers=answers,
+        document_answers=DocumentAnswers(pool, answers, settings.answers),
         chat=Chat(chat, settings.answers, access),
         keys=ApiKeys(pool),
         plans=Plans(pool),

@@ -55,6 +55,8 @@ VARIABLES = (
     "TRELLIS_LLM_API_KEY",
     "TRELLIS_CHAT_MAX_MESSAGES",
     "TRELLIS_CHAT_MAX_CHARS",
+    "TRELLIS_DOCUMENT_ANSWER_MAX_PAGES",
+    "TRELLIS_DOCUMENT_ANSWER_MAX_CHARS",
     "TRELLIS_MAX_QUERY_COST",
     "TRELLIS_COST_SEARCH",
     "TRELLIS_COST_ANSWER",
@@ -159,6 +161,8 @@ class AnswerSettings:
     llm: LlmSettings
     chat_max_messages: int  # a stateless chat's messages (app/answers/chat.py)
     chat_max_chars: int  # and their characters in all
+    document_max_pages: int  # the longest document a documentAnswer reads, paged
+    document_max_chars: int  # or not
 
 
 @dataclass(frozen=True)
@@ -327,6 +331,10 @@ def _answers(source: _Source) -> AnswerSettings:
         llm=llm,
         chat_max_messages=source.integer("TRELLIS_CHAT_MAX_MESSAGES", 100, 1, 10_000),
         chat_max_chars=source.integer("TRELLIS_CHAT_MAX_CHARS", 200_000, 100, 10_000_000),
+        document_max_pages=source.integer("TRELLIS_DOCUMENT_ANSWER_MAX_PAGES", 25, 1, 10_000),
+        document_max_chars=source.integer(
+            "TRELLIS_DOCUMENT_ANSWER_MAX_CHARS", 75_000, 1_000, 10_000_000
+        ),
     )
 
 

@@ -10,7 +10,14 @@ from typing import Annotated
 import strawberry
 
 from app.answers import results
-from app.answers.request import AnswerRequest, ClaimPolicy, Message, Role, SourcesMode
+from app.answers.request import (
+    AnswerRequest,
+    ClaimPolicy,
+    DocumentAnswerRequest,
+    Message,
+    Role,
+    SourcesMode,
+)
 from app.answers.service import AnswerModel as ModelRow
 from retrieval.request import Filters, Leg, Mode, SearchRequest
 from schema.relationships import RelationshipPath
@@ -77,6 +84,29 @@ class AnswerInput:
         )
         history = tuple(Message(Role(m.role), m.content) for m in self.history or [])
         return AnswerRequest(search, history, SourcesMode(self.sources), self.model, self.language)
+
+
+@strawberry.input(description="A question about one document, answered from its whole text.")
+class DocumentAnswerInput:
+    document: strawberry.ID
+    query: str
+    history: list[MessageInput] | None = None
+    sources: AnswerSourcesMode = SourcesMode.ALL  # type: ignore[valid-type]
+    model: str | None = strawberry.field(default=None, description="See answerModels.")
+    language: str | None = strawberry.field(
+        default=None, description="Answer in this language instead of the question's."
+    )
+
+    def to_request(self) -> DocumentAnswerRequest:
+        history = tuple(Message(Role(m.role), m.content) for m in self.history or [])
+        return DocumentAnswerRequest(
+            str(self.document),
+            self.query,
+            history,
+            SourcesMode(self.sources),
+            self.model,
+            self.language,
+        )
 
 
 @strawberry.type

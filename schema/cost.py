@@ -160,6 +160,8 @@ def root_costs(settings: CostSettings) -> dict[str, int]:
         "readSpans": settings.search,
         "answer": settings.answer,
         "answerStream": settings.answer,
+        "documentAnswer": settings.answer,
+        "documentAnswerStream": settings.answer,
         "paths": settings.paths,
         "neighborhood": settings.neighborhood,
         "timeline": settings.neighborhood,

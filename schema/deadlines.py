@@ -21,7 +21,7 @@ from schema._operations import INGEST_FIELDS, operation_of, root_fields
 
 SEARCH = frozenset({"search", "readSpans"})
 GRAPH = frozenset({"neighborhood", "paths", "timeline", "themes", "entities", "entity"})
-ANSWER = frozenset({"answer"})
+ANSWER = frozenset({"answer", "documentAnswer"})
 ANSWER_MARGIN = 1.0  # seconds: the answer's own budget ends first, with its own error
 
 

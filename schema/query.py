@@ -11,7 +11,7 @@ from app.health import check_backends
 from app.ids import uuid_or_not_found
 from app.knowledge.relationships import TimeFilter
 from schema.access import ApiKey, UsageGroup, UsageTotal
-from schema.answers import Answer, AnswerInput, AnswerModelInfo
+from schema.answers import Answer, AnswerInput, AnswerModelInfo, DocumentAnswerInput
 from schema.context import Info
 from schema.documents import Document, DocumentConnection, DocumentStatus
 from schema.entities import Entity, EntityMatch
@@ -200,6 +200,17 @@ class Query:
     async def answer(self, info: Info, input: AnswerInput) -> Answer:
         principal = await info.context.principal()
         answers = info.context.services.answers
+        return Answer.of(await answers.answer(principal, input.to_request()))
+
+    @strawberry.field(
+        permission_classes=ANSWER,
+        description="A grounded, cited answer about one document, read whole with no search:"
+        " the sources are its passages in reading order. Over 25 pages, or 75,000 characters"
+        " for a document without pages (settings), DOCUMENT_TOO_LONG.",
+    )
+    async def document_answer(self, info: Info, input: DocumentAnswerInput) -> Answer:
+        principal = await info.context.principal()
+        answers = info.context.services.document_answers
         return Answer.of(await answers.answer(principal, input.to_request()))
 
     @strawberry.field(

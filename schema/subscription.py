@@ -9,7 +9,7 @@ import strawberry
 
 from app.errors import ErrorCode, TrellisError
 from app.ids import uuid_or_not_found
-from schema.answers import AnswerEvent, AnswerInput, event_of
+from schema.answers import AnswerEvent, AnswerInput, DocumentAnswerInput, event_of
 from schema.chat import ChatEvent, ChatInput, chat_event_of
 from schema.context import Info
 from schema.jobs import IngestProgress
@@ -51,6 +51,19 @@ class Subscription:
         request = input.to_request()
         async with info.context.services.admission.slot():  # refused: an OVERLOADED error
             async for event in info.context.services.answers.stream(principal, request):
+                yield event_of(event, request.sources)
+
+    @strawberry.subscription(
+        permission_classes=ANSWER,
+        description="documentAnswer as it is written, with answerStream's events.",
+    )
+    async def document_answer_stream(
+        self, info: Info, input: DocumentAnswerInput
+    ) -> AsyncGenerator[AnswerEvent, None]:
+        principal = await info.context.principal()
+        request = input.to_request()
+        async with info.context.services.admission.slot():  # refused: an OVERLOADED error
+            async for event in info.context.services.document_answers.stream(principal, request):
                 yield event_of(event, request.sources)
 
     @strawberry.subscription(

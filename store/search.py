@@ -134,6 +134,16 @@ async def section_chunks(conn: Conn, scope: Scope, labels: list[str], limit: int
     return list(dict.fromkeys(row[0] for row in await cursor.fetchall()))
 
 
+async def document_chunks(conn: Conn, tenant_id: UUID, document_id: UUID) -> list[UUID]:
+    """A document's main chunks, in reading order."""
+    cursor = await conn.execute(
+        "SELECT id FROM chunks WHERE tenant_id = %s AND document_id = %s AND kind = 'main'"
+        " ORDER BY char_start",
+        (tenant_id, document_id),
+    )
+    return [row[0] for row in await cursor.fetchall()]
+
+
 async def titled_chunks(conn: Conn, scope: Scope, titles: list[str]) -> list[str]:
     """Main chunks of the scope's documents whose title is one of `titles` (case-folded)."""
     clause, params = scope.documents_clause()

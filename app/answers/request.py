@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from uuid import UUID
 
 from retrieval.request import SearchRequest
 
@@ -41,7 +42,20 @@ class AnswerRequest:
     sources: SourcesMode = SourcesMode.ALL
     model: str | None = None
     language: str | None = None
+    document: UUID | None = None  # set: answered from this document's whole text, not searched
 
     @property
     def query(self) -> str:
         return self.search.query
+
+
+@dataclass(frozen=True)
+class DocumentAnswerRequest:
+    """A question about one document: its whole extracted text is the context."""
+
+    document: str  # its id
+    query: str
+    history: tuple[Message, ...] = ()
+    sources: SourcesMode = SourcesMode.ALL
+    model: str | None = None
+    language: str | None = None

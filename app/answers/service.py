@@ -37,6 +37,7 @@ from app.collections.spans import Spans
 from app.errors import ErrorCode, TrellisError
 from app.models.chat import ChatModel
 from app.search.linking import EntityLinker
+from app.search.results import SearchHit
 from app.search.service import Search
 from app.settings import AnswerSettings
 from app.tenancy.auth import Tenant
@@ -215,13 +216,21 @@ class Answers:
         run.query_used = await asyncio.to_thread(
             lambda: standalone(run.request.query, history, extractor())
         )
-        search = replace(run.request.search, query=run.query_used)
-        outcome = await self._search.search(tenant, search)
-        run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(outcome.hits)]
+        hits = await self._hits(tenant, run)
+        run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(hits)]
         run.passages = {s.ref: _checked_text(s) for s in run.sources}
+        return AnswerSources(run.sources, run.query_used, run.degraded, run.missing_legs)
+
+    async def _hits(self, tenant: Tenant, run: _Run) -> list[SearchHit]:
+        """The search's hits; for a question about one document, that whole document."""
+        if run.request.document is not None:
+            return await self._search.document_hits(tenant, run.request.document)
+        outcome = await self._search.search(
+            tenant, replace(run.request.search, query=run.query_used)
+        )
         run.degraded = outcome.degraded
         run.missing_legs = [leg.value for leg in outcome.missing_legs]
-        return AnswerSources(run.sources, run.query_used, run.degraded, run.missing_legs)
+        return outcome.hits
 
     def _context(self, tenant: Tenant, run: _Run) -> ComposeContext:
         return ComposeContext(
@@ -315,6 +324,8 @@ class _Lookup:
     top_k: int = 3
 
     async def __call__(self, name: str) -> list[Source]:
+        if self.run.request.document is not None:
+            return []  # a question about one document reads that document alone
         # A title is a name: the keyword leg alone finds its page, in milliseconds.
         request = replace(
             self.run.request.search,

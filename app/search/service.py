@@ -124,6 +124,14 @@ class Search:
         await self._log(tenant, targets, request, outcome)
         return outcome
 
+    async def document_hits(self, tenant: Tenant, document_id: UUID) -> list[SearchHit]:
+        """Every main chunk of one document as a hit, in reading order: what a question
+        about that document reads instead of searching. None was found by a leg."""
+        async with autocommitted(self._pool) as conn:
+            chunks = await rows.document_chunks(conn, tenant.id, document_id)
+            passages = await rows.hit_passages(conn, tenant.id, chunks)
+        return [_hit(Candidate(c, 1.0, []), passages[c], set()) for c in chunks if c in passages]
+
     async def _collection(
         self, tenant: Tenant, target: Collection, request: SearchRequest
     ) -> _Collected:

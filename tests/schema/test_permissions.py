@@ -80,6 +80,14 @@ FIELDS: dict[str, tuple[Scope, str]] = {
         A,
         f"subscription {{ answerStream(input: {SEARCH_INPUT}) {{ __typename }} }}",
     ),
+    "Query.documentAnswer": (
+        A,
+        '{ documentAnswer(input: {document: "x", query: "y"}) { text } }',
+    ),
+    "Subscription.documentAnswerStream": (
+        A,
+        'subscription { documentAnswerStream(input: {document: "x", query: "y"}) { __typename } }',
+    ),
     "Subscription.chat": (
         A,
         'subscription { chat(input: {messages: [{role: USER, content: "hi"}]}) { __typename } }',
