@@ -57,6 +57,8 @@ VARIABLES = (
     "TRELLIS_CHAT_MAX_CHARS",
     "TRELLIS_DOCUMENT_ANSWER_MAX_PAGES",
     "TRELLIS_DOCUMENT_ANSWER_MAX_CHARS",
+    "TRELLIS_ANSWER_HIGH_BUDGET_SECONDS",
+    "TRELLIS_ANSWER_HIGH_ROUNDS",
     "TRELLIS_MAX_QUERY_COST",
     "TRELLIS_COST_SEARCH",
     "TRELLIS_COST_ANSWER",
@@ -163,6 +165,11 @@ class AnswerSettings:
     chat_max_chars: int  # and their characters in all
     document_max_pages: int  # the longest document a documentAnswer reads, paged
     document_max_chars: int  # or not
+    high_budget_seconds: float  # a HIGH-effort answer's budget (MEDIUM's is budget_seconds)
+    high_rounds: int  # a HIGH-effort answer's further retrieval rounds, at most
+
+    def budget_for(self, high: bool) -> float:
+        return self.high_budget_seconds if high else self.budget_seconds
 
 
 @dataclass(frozen=True)
@@ -335,6 +342,8 @@ def _answers(source: _Source) -> AnswerSettings:
         document_max_chars=source.integer(
             "TRELLIS_DOCUMENT_ANSWER_MAX_CHARS", 75_000, 1_000, 10_000_000
         ),
+        high_budget_seconds=source.number("TRELLIS_ANSWER_HIGH_BUDGET_SECONDS", 90.0, 1.0, 600.0),
+        high_rounds=source.integer("TRELLIS_ANSWER_HIGH_ROUNDS", 3, 0, 10),
     )
 
 

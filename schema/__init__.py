@@ -46,7 +46,10 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
-        extensions=_extensions(settings.serving, settings.answers.budget_seconds),
+        extensions=_extensions(
+            settings.serving,
+            max(settings.answers.budget_seconds, settings.answers.high_budget_seconds),
+        ),
     )
 
 

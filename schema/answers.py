@@ -14,6 +14,7 @@ from app.answers.request import (
     AnswerRequest,
     ClaimPolicy,
     DocumentAnswerRequest,
+    Effort,
     Message,
     Role,
     SourcesMode,
@@ -36,6 +37,7 @@ AnswerClaimPolicy = strawberry.enum(
     ClaimPolicy, description="What an unsupported claim does to an answer."
 )
 MessageRole = strawberry.enum(Role)
+AnswerEffort = strawberry.enum(Effort)
 
 
 @strawberry.enum
@@ -63,6 +65,11 @@ class AnswerInput:
         default=None, description="Answer in this language instead of the question's."
     )
     mode: SearchMode = Mode.HYBRID  # type: ignore[valid-type]
+    effort: AnswerEffort = strawberry.field(  # type: ignore[valid-type]
+        default=Effort.MEDIUM,
+        description="HIGH reads more: twice the passages, three graph hops, and further"
+        " retrieval rounds from the bridges of what was read (see answerEfforts).",
+    )
     filters: SearchFiltersInput | None = None
     graph: GraphSearchInput | None = None
     fail_closed: bool = False
@@ -83,7 +90,14 @@ class AnswerInput:
             legs=tuple(Leg),
         )
         history = tuple(Message(Role(m.role), m.content) for m in self.history or [])
-        return AnswerRequest(search, history, SourcesMode(self.sources), self.model, self.language)
+        return AnswerRequest(
+            search,
+            history,
+            SourcesMode(self.sources),
+            self.model,
+            self.language,
+            effort=Effort(self.effort),
+        )
 
 
 @strawberry.input(description="A question about one document, answered from its whole text.")
@@ -332,3 +346,12 @@ class AnswerModelInfo:
     @classmethod
     def of(cls, row: ModelRow) -> AnswerModelInfo:
         return cls(name=row.name, provider=row.provider, default=row.default)
+
+
+@strawberry.type(description="How much an answer reads at one effort, and its time budget.")
+class AnswerEffortInfo:
+    name: AnswerEffort  # type: ignore[valid-type]
+    budget_seconds: float
+    passages: str = strawberry.field(description="The passages read, against topK.")
+    graph_hops: int
+    further_rounds: int = strawberry.field(description="Retrieval rounds after the first, at most.")

@@ -7,11 +7,18 @@ from typing import Annotated
 
 import strawberry
 
+from app.answers.request import Effort
 from app.health import check_backends
 from app.ids import uuid_or_not_found
 from app.knowledge.relationships import TimeFilter
 from schema.access import ApiKey, UsageGroup, UsageTotal
-from schema.answers import Answer, AnswerInput, AnswerModelInfo, DocumentAnswerInput
+from schema.answers import (
+    Answer,
+    AnswerEffortInfo,
+    AnswerInput,
+    AnswerModelInfo,
+    DocumentAnswerInput,
+)
 from schema.context import Info
 from schema.documents import Document, DocumentConnection, DocumentStatus
 from schema.entities import Entity, EntityMatch
@@ -212,6 +219,24 @@ class Query:
         principal = await info.context.principal()
         answers = info.context.services.document_answers
         return Answer.of(await answers.answer(principal, input.to_request()))
+
+    @strawberry.field(
+        permission_classes=ANSWER,
+        description="The efforts an answer can take, each with its time budget.",
+    )
+    async def answer_efforts(self, info: Info) -> list[AnswerEffortInfo]:
+        answers = info.context.services.settings.answers
+        return [
+            AnswerEffortInfo(
+                name=Effort.MEDIUM, budget_seconds=answers.budget_seconds, passages="topK",
+                graph_hops=2, further_rounds=0,
+            ),
+            AnswerEffortInfo(
+                name=Effort.HIGH, budget_seconds=answers.high_budget_seconds,
+                passages="twice topK, and what the rounds find", graph_hops=3,
+                further_rounds=answers.high_rounds,
+            ),
+        ]  # fmt: skip
 
     @strawberry.field(
         permission_classes=ANSWER,

@@ -23,6 +23,11 @@ class SourcesMode(StrEnum):
     NONE = "NONE"  # no sources, and an answer without markers
 
 
+class Effort(StrEnum):
+    MEDIUM = "MEDIUM"  # one search
+    HIGH = "HIGH"  # twice the passages, three graph hops, further rounds (app/answers/rounds.py)
+
+
 class ClaimPolicy(StrEnum):
     REMOVE = "REMOVE"
     CAVEAT = "CAVEAT"
@@ -43,6 +48,7 @@ class AnswerRequest:
     model: str | None = None
     language: str | None = None
     document: UUID | None = None  # set: answered from this document's whole text, not searched
+    effort: Effort = Effort.MEDIUM
 
     @property
     def query(self) -> str:

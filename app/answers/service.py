@@ -19,7 +19,7 @@ from app.answers.conversation import standalone
 from app.answers.language import Language, language_of
 from app.answers.prompt import CHARS_PER_TOKEN
 from app.answers.quotes import verify_quotes
-from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy
+from app.answers.request import EXTRACTIVE, AnswerRequest, ClaimPolicy, Effort
 from app.answers.results import (
     Answer,
     AnswerDelta,
@@ -31,11 +31,13 @@ from app.answers.results import (
     Draft,
     Source,
 )
+from app.answers.rounds import Rounds, further
 from app.answers.verification import apply_policy, check_claim
 from app.collections.service import Collection, Collections
 from app.collections.spans import Spans
 from app.errors import ErrorCode, TrellisError
 from app.models.chat import ChatModel
+from app.search.checks import MAX_TOP_K as SEARCH_MAX_TOP_K
 from app.search.linking import EntityLinker
 from app.search.results import SearchHit
 from app.search.service import Search
@@ -48,6 +50,7 @@ from ingest.titles import without_qualifier
 from retrieval.request import Mode
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
+HIGH_HOPS = 3  # a HIGH-effort search's graph hops
 
 
 @dataclass(frozen=True)
@@ -124,15 +127,15 @@ class Answers:
 
     async def answer(self, principal: Principal, request: AnswerRequest) -> Answer:
         """The whole answer, within the answer budget."""
+        budget = self._settings.budget_for(request.effort is Effort.HIGH)
         try:
-            async with asyncio.timeout(self._settings.budget_seconds):
+            async with asyncio.timeout(budget):
                 async for event in self.stream(principal, request):
                     if isinstance(event, AnswerDone):
                         return event.answer
         except TimeoutError:
             raise TrellisError(
-                ErrorCode.ANSWER_TIMEOUT,
-                f"the answer took longer than {self._settings.budget_seconds:g} s",
+                ErrorCode.ANSWER_TIMEOUT, f"the answer took longer than {budget:g} s"
             ) from None
         raise TrellisError(ErrorCode.INTERNAL_ERROR, "the answer ended without a result")
 
@@ -140,6 +143,7 @@ class Answers:
         self, principal: Principal, request: AnswerRequest
     ) -> AsyncIterator[AnswerEvent]:
         check_request(request)
+        request = with_effort(request)
         composer = self._composer(request.model)
         model = request.model or EXTRACTIVE
         await self._access.preflight.before_model(
@@ -225,12 +229,15 @@ class Answers:
         """The search's hits; for a question about one document, that whole document."""
         if run.request.document is not None:
             return await self._search.document_hits(tenant, run.request.document)
-        outcome = await self._search.search(
-            tenant, replace(run.request.search, query=run.query_used)
-        )
+        search = replace(run.request.search, query=run.query_used)
+        outcome = await self._search.search(tenant, search)
         run.degraded = outcome.degraded
         run.missing_legs = [leg.value for leg in outcome.missing_legs]
-        return outcome.hits
+        if run.request.effort is not Effort.HIGH:
+            return outcome.hits
+        rounds = Rounds(search, list(outcome.hits))
+        most = self._settings.high_rounds
+        return [*outcome.hits, *await further(self._search, tenant, rounds, most)]
 
     def _context(self, tenant: Tenant, run: _Run) -> ComposeContext:
         return ComposeContext(
@@ -289,6 +296,15 @@ def _estimated(run: _Run, model: str) -> tuple[int, int]:
         return 0, 0
     prompt = sum(len(text) // CHARS_PER_TOKEN + 1 for text in run.passages.values())
     return prompt, sum(len(c.text) // CHARS_PER_TOKEN + 1 for c in run.claims)
+
+
+def with_effort(request: AnswerRequest) -> AnswerRequest:
+    """HIGH reads more: twice the passages and three graph hops (its further rounds run
+    after the first search)."""
+    if request.effort is not Effort.HIGH:
+        return request
+    top_k = min(2 * request.search.top_k, SEARCH_MAX_TOP_K)
+    return replace(request, search=replace(request.search, top_k=top_k, hops=HIGH_HOPS))
 
 
 def _policy(targets: list[Collection]) -> ClaimPolicy:

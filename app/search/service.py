@@ -34,14 +34,15 @@ from app.search.legs import LegContext, QueryVectors, SearchLegs
 from app.search.linking import EntityLinker
 from app.search.ranking import Candidate
 from app.search.results import HitDocument, LegResult, SearchHit, SearchOutcome, Span
-from app.search.second_round import second_round
+from app.search.second_round import bridges, second_round
 from graph.edges import RelationshipPath
 from graph.temporal import TimeFilter
 from retrieval.highlights import highlights
+from retrieval.relation_cues import cue_terms
 from retrieval.request import Leg, Mode, ResultType, SearchRequest
 from retrieval.title_links import Titled
+from store import mentions, search_logs
 from store import search as rows
-from store import search_logs
 from store.collections import Collection
 from store.pool import Pool, autocommitted
 from store.scope import Scope
@@ -131,6 +132,22 @@ class Search:
             chunks = await rows.document_chunks(conn, tenant.id, document_id)
             passages = await rows.hit_passages(conn, tenant.id, chunks)
         return [_hit(Candidate(c, 1.0, []), passages[c], set()) for c in chunks if c in passages]
+
+    async def bridge_names(
+        self, tenant: Tenant, request: SearchRequest, read: list[UUID]
+    ) -> tuple[list[str], frozenset[str]]:
+        """The names the passages `read` mention near the query's relation words (best
+        passage first, the query's own entities left out), and those words: the second
+        round's reading (app/search/second_round.py), for an answer that retrieves again."""
+        targets = [await self._collections.get(tenant, n) for n in request.collections]
+        async with autocommitted(self._pool) as conn:
+            passages = await mentions.in_chunks(conn, tenant.id, [str(c) for c in read])
+            linked: dict[str, str] = {}
+            for target in targets:
+                linked |= await self._linker.link(conn, tenant.id, target.id, request.query)
+        ordered = [passages[str(c)] for c in read if str(c) in passages]
+        cues = cue_terms(request.query, linked.values())
+        return bridges(ordered, cues, set(linked)), cues
 
     async def _collection(
         self, tenant: Tenant, target: Collection, request: SearchRequest

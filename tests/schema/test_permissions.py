@@ -80,6 +80,7 @@ FIELDS: dict[str, tuple[Scope, str]] = {
         A,
         f"subscription {{ answerStream(input: {SEARCH_INPUT}) {{ __typename }} }}",
     ),
+    "Query.answerEfforts": (A, "{ answerEfforts { name budgetSeconds } }"),
     "Query.documentAnswer": (
         A,
         '{ documentAnswer(input: {document: "x", query: "y"}) { text } }',
