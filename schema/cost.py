@@ -162,6 +162,7 @@ def root_costs(settings: CostSettings) -> dict[str, int]:
         "answerStream": settings.answer,
         "documentAnswer": settings.answer,
         "documentAnswerStream": settings.answer,
+        "chat": settings.answer,
         "paths": settings.paths,
         "neighborhood": settings.neighborhood,
         "timeline": settings.neighborhood,
