@@ -51,6 +51,14 @@ class ClaimStatus(Enum):
 class MessageInput:
     role: MessageRole  # type: ignore[valid-type]
     content: str
+    attachments: list[str] | None = strawberry.field(
+        default=None,
+        description="Texts the message carried (at most 5, 8,000 characters each). Those of"
+        " the last 5 messages are searched with the question.",
+    )
+
+    def to_message(self) -> Message:
+        return Message(Role(self.role), self.content, tuple(self.attachments or ()))
 
 
 @strawberry.input
@@ -89,7 +97,7 @@ class AnswerInput:
             match_facts=graph.match_facts,
             legs=tuple(Leg),
         )
-        history = tuple(Message(Role(m.role), m.content) for m in self.history or [])
+        history = tuple(m.to_message() for m in self.history or [])
         return AnswerRequest(
             search,
             history,
@@ -112,7 +120,7 @@ class DocumentAnswerInput:
     )
 
     def to_request(self) -> DocumentAnswerRequest:
-        history = tuple(Message(Role(m.role), m.content) for m in self.history or [])
+        history = tuple(m.to_message() for m in self.history or [])
         return DocumentAnswerRequest(
             str(self.document),
             self.query,

@@ -11,6 +11,7 @@ MAX_COLLECTIONS = 5
 MAX_TOP_K = 50
 MAX_MESSAGES = 20
 MAX_MESSAGE = 8000
+MAX_ATTACHMENTS = 5  # a message's
 
 
 def check_request(request: AnswerRequest) -> None:
@@ -25,6 +26,17 @@ def check_request(request: AnswerRequest) -> None:
             raise _bad(
                 f"history[{index}].content",
                 f"a message must be 1 to {MAX_MESSAGE} characters and not blank",
+            )
+        _check_attachments(index, message.attachments)
+
+
+def _check_attachments(index: int, attachments: tuple[str, ...]) -> None:
+    check_range(f"history[{index}].attachments", len(attachments), 0, MAX_ATTACHMENTS)
+    for number, text in enumerate(attachments):
+        if not text.strip() or len(text) > MAX_MESSAGE:
+            raise _bad(
+                f"history[{index}].attachments[{number}]",
+                f"an attachment must be 1 to {MAX_MESSAGE} characters and not blank",
             )
 
 

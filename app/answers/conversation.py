@@ -12,6 +12,7 @@ import re
 
 from app.answers.request import Message
 from app.answers.verification import MARKER
+from app.search.checks import MAX_QUERY
 from ingest.extraction import Extractor, Named
 
 CONTEXT_MESSAGES = 5
@@ -42,6 +43,18 @@ def standalone(query: str, history: tuple[Message, ...], extractor: Extractor) -
         return query
     name = f"{entity}'s" if possessive else entity
     return query[: pronoun.start()] + name + query[pronoun.end() :]
+
+
+def retrieval_query(question: str, history: tuple[Message, ...]) -> str:
+    """What the answer searches: the standalone question, then the texts attached to the last
+    messages, newest first, up to the longest query a search takes. An attachment is often
+    what the question is about ("is this clause allowed?"), so its words find the passages
+    the question alone would not; the composer still answers the question."""
+    attached = [a for m in reversed(history[-CONTEXT_MESSAGES:]) for a in m.attachments]
+    query = " ".join([question, *(" ".join(a.split()) for a in attached)])
+    if len(query) <= MAX_QUERY:
+        return query
+    return query[: MAX_QUERY + 1].rsplit(" ", 1)[0]  # whole words
 
 
 def _newest(

@@ -38,6 +38,7 @@ class ClaimPolicy(StrEnum):
 class Message:
     role: Role
     content: str
+    attachments: tuple[str, ...] = ()  # texts the message carried, searched with the question
 
 
 @dataclass(frozen=True)

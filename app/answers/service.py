@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from app.answers.assembly import AnswerParts, assemble
 from app.answers.checks import check_request
 from app.answers.composer import ComposeContext, Composer
-from app.answers.conversation import standalone
+from app.answers.conversation import retrieval_query, standalone
 from app.answers.language import Language, language_of
 from app.answers.prompt import CHARS_PER_TOKEN
 from app.answers.quotes import verify_quotes
@@ -69,7 +69,8 @@ class _Run:
     policy: ClaimPolicy
     started: float = field(default_factory=time.perf_counter)
     sources: list[Source] = field(default_factory=list)
-    query_used: str = ""
+    question: str = ""  # standalone: what the composer answers
+    query_used: str = ""  # what was searched: the question and any attachments
     degraded: bool = False
     missing_legs: list[str] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
@@ -217,9 +218,10 @@ class Answers:
     async def _retrieve(self, tenant: Tenant, run: _Run) -> AnswerSources:
         history = run.request.history
         extractor = self._linker.extractor
-        run.query_used = await asyncio.to_thread(
+        run.question = await asyncio.to_thread(
             lambda: standalone(run.request.query, history, extractor())
         )
+        run.query_used = retrieval_query(run.question, history)
         hits = await self._hits(tenant, run)
         run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(hits)]
         run.passages = {s.ref: _checked_text(s) for s in run.sources}
@@ -241,7 +243,7 @@ class Answers:
 
     def _context(self, tenant: Tenant, run: _Run) -> ComposeContext:
         return ComposeContext(
-            question=run.query_used,
+            question=run.question,
             sources=run.sources,
             language=run.language.code,
             history=run.request.history,

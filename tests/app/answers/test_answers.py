@@ -238,3 +238,25 @@ def test_a_stream_with_bad_input_ends_in_a_coded_error(
         messages = subscribe(ws, STREAM, input={"collections": [name], "query": "", "topK": 3})
     errors = [e for m in messages if m["type"] == "next" for e in m["payload"].get("errors", [])]
     assert [e["extensions"]["code"] for e in errors] == ["BAD_USER_INPUT"]
+
+
+POLICY = "Card numbers must never be stored unencrypted; tokenise them at the payment gateway."
+
+
+def test_an_attachment_is_searched_with_the_question(gql: GraphQLClient) -> None:
+    name = new_collection(gql)
+    ingest(
+        gql,
+        name,
+        {"externalId": "policy", "title": "Payment data policy", "text": POLICY},
+        {"externalId": "leave", "title": "Leave policy", "text": "Staff take 25 days of leave."},
+    )
+    clause = "The shop keeps customers' card numbers in a plain text file for refunds."
+    history = [{"role": "USER", "content": "Here is the clause.", "attachments": [clause]}]
+    query = {"collections": [name], "query": "Is this allowed?", "history": history, "topK": 1}
+    answer = gql.data(ANSWER, input=query)["answer"]
+    assert answer["queryUsed"] == f"Is this allowed? {clause}"
+    assert [s["document"]["title"] for s in answer["sources"]] == ["Payment data policy"]
+    history[0]["attachments"] = ["  "]
+    extensions = gql.post(ANSWER, input=query)["errors"][0]["extensions"]
+    assert extensions == {"code": "BAD_USER_INPUT", "field": "history[0].attachments[0]"}
