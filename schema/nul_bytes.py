@@ -1,7 +1,9 @@
 """No string a request gives may hold U+0000: Postgres text cannot store it, and ingestion
-refuses it as binary data. A request carrying one, in an argument or a variable, is refused
-before anything runs with BAD_USER_INPUT naming the argument (or variable), instead of failing
-deep in a database driver.
+refuses it as binary data. Nor a lone surrogate (U+D800 to U+DFFF), which JSON's escapes
+can carry into a variable but which is no text: UTF-8 cannot encode it, so the embedder, the
+graph driver and Postgres each failed on it (a search lost two legs and its log). A request
+carrying either, in an argument or a variable, is refused before anything runs with
+BAD_USER_INPUT naming the argument (or variable), instead of failing deep in a driver.
 
 The documents and records an ingest carries are the exception: each is judged on its own, and
 one holding binary data fails alone (INVALID_ENCODING) while the others are ingested."""
@@ -27,6 +29,8 @@ from strawberry.extensions import SchemaExtension
 from app.errors import ErrorCode
 
 NUL = "\x00"
+NUL_TEXT = "a NUL character (U+0000)"
+SURROGATE_TEXT = "a lone surrogate (U+D800 to U+DFFF)"
 JUDGED_PER_ITEM = frozenset({"documents", "records"})  # the ingest mutations' payloads
 
 
@@ -37,19 +41,22 @@ class NoNulBytes(SchemaExtension):
         if context.graphql_document is not None:
             visit(context.graphql_document, finder)
         variables = {k: v for k, v in (context.variables or {}).items() if k not in finder.exempt}
-        field = _in_variables(variables) or finder.found
-        if field is not None and not context.pre_execution_errors:
-            context.pre_execution_errors = [_refused(field)]
+        found = _in_variables(variables) or finder.found
+        if found is not None and not context.pre_execution_errors:
+            context.pre_execution_errors = [_refused(*found)]
         yield
 
 
-def _in_variables(variables: dict[str, Any]) -> str | None:
-    return next((name for name, value in variables.items() if _holds(value)), None)
+def _in_variables(variables: dict[str, Any]) -> tuple[str, str] | None:
+    for name, value in variables.items():
+        if _holds(value):
+            return name, _what(value)
+    return None
 
 
 def _holds(value: object) -> bool:
     if isinstance(value, str):
-        return NUL in value
+        return NUL in value or not _encodable(value)
     if isinstance(value, dict):
         return any(_holds(v) or _holds(k) for k, v in value.items())
     if isinstance(value, list):
@@ -63,14 +70,14 @@ class _Finder(Visitor):
 
     def __init__(self) -> None:
         super().__init__()
-        self.found: str | None = None
+        self.found: tuple[str, str] | None = None
         self.exempt: set[str] = set()
 
     def enter_argument(self, node: ArgumentNode, *_: object) -> None:
         if node.name.value in JUDGED_PER_ITEM:
             self.exempt |= _variables_in(node.value)
         elif self.found is None and _literal_holds(node.value):
-            self.found = node.name.value
+            self.found = node.name.value, NUL_TEXT  # the parser refuses surrogates itself
 
 
 def _variables_in(node: ValueNode) -> set[str]:
@@ -93,8 +100,31 @@ def _literal_holds(node: ValueNode) -> bool:
     return False
 
 
-def _refused(field: str) -> GraphQLError:
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _what(value: object) -> str:
+    """Which of the two a refused value holds, the NUL named first."""
+    return NUL_TEXT if _holds_nul(value) else SURROGATE_TEXT
+
+
+def _holds_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return NUL in value
+    if isinstance(value, dict):
+        return any(_holds_nul(v) or _holds_nul(k) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
+
+
+def _refused(field: str, what: str) -> GraphQLError:
     return GraphQLError(
-        f"{field} holds a NUL character (U+0000), which no text in Trellis may hold",
+        f"{field} holds {what}, which no text in Trellis may hold",
         extensions={"code": ErrorCode.BAD_USER_INPUT.value, "field": field},
     )

@@ -33,6 +33,14 @@ async def test_a_nul_anywhere_is_bad_input_naming_where(
     assert "U+0000" in error.message
 
 
+@pytest.mark.parametrize("text", ["a\ud800b", "\udfff", "ok \udc80 then"])
+async def test_a_lone_surrogate_in_a_variable_is_bad_input_naming_it(text: str) -> None:
+    result = await schema.execute(SEARCH, variable_values={"q": text})
+    [error] = result.errors or []
+    assert error.extensions == {"code": "BAD_USER_INPUT", "field": "q"}
+    assert "lone surrogate" in error.message
+
+
 async def test_an_ingest_s_documents_are_left_to_be_judged_one_by_one() -> None:
     docs = [{"externalId": "a", "text": "binary\x00data"}]
     result = await schema.execute(INGEST, variable_values={"docs": docs})
