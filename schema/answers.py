@@ -20,6 +20,7 @@ from app.answers.request import (
     SourcesMode,
 )
 from app.answers.service import AnswerModel as ModelRow
+from app.answers.service import EffortInfo
 from retrieval.request import Filters, Leg, Mode, SearchRequest
 from schema.relationships import RelationshipPath
 from schema.search import (
@@ -363,3 +364,13 @@ class AnswerEffortInfo:
     passages: str = strawberry.field(description="The passages read, against topK.")
     graph_hops: int
     further_rounds: int = strawberry.field(description="Retrieval rounds after the first, at most.")
+
+    @classmethod
+    def of(cls, info: EffortInfo) -> AnswerEffortInfo:
+        return cls(
+            name=info.effort,
+            budget_seconds=info.budget_seconds,
+            passages=info.passages,
+            graph_hops=info.graph_hops,
+            further_rounds=info.further_rounds,
+        )

@@ -9,7 +9,7 @@ from typing import Annotated
 import strawberry
 
 from app.answers import chat
-from app.models.chat import ChatMessage
+from app.models.chat import ChatMessage, ChatText
 
 
 @strawberry.enum
@@ -56,8 +56,8 @@ class ChatDone:
 ChatEvent = Annotated[ChatDelta | ChatDone, strawberry.union("ChatEvent")]
 
 
-def chat_event_of(event: chat.ChatDelta | chat.ChatDone) -> ChatDelta | ChatDone:
-    if isinstance(event, chat.ChatDelta):
+def chat_event_of(event: ChatText | chat.ChatDone) -> ChatDelta | ChatDone:
+    if isinstance(event, ChatText):
         return ChatDelta(text=event.text)
     charge = event.charge
     return ChatDone(

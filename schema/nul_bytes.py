@@ -48,20 +48,34 @@ class NoNulBytes(SchemaExtension):
 
 
 def _in_variables(variables: dict[str, Any]) -> tuple[str, str] | None:
+    """The first variable holding a string no text may be, and what it holds."""
     for name, value in variables.items():
-        if _holds(value):
-            return name, _what(value)
+        what = _unstorable(list(_strings(value)))
+        if what is not None:
+            return name, what
     return None
 
 
-def _holds(value: object) -> bool:
+def _strings(value: object) -> Iterator[str]:
+    """Every string in a variable's value, keys included."""
     if isinstance(value, str):
-        return NUL in value or not _encodable(value)
-    if isinstance(value, dict):
-        return any(_holds(v) or _holds(k) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds(v) for v in value)
-    return False
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _unstorable(strings: list[str]) -> str | None:
+    """What makes them no text, the NUL named first; None when they are all text."""
+    if any(NUL in text for text in strings):
+        return NUL_TEXT
+    if not all(_encodable(text) for text in strings):
+        return SURROGATE_TEXT
+    return None
 
 
 class _Finder(Visitor):
@@ -106,21 +120,6 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _what(value: object) -> str:
-    """Which of the two a refused value holds, the NUL named first."""
-    return NUL_TEXT if _holds_nul(value) else SURROGATE_TEXT
-
-
-def _holds_nul(value: object) -> bool:
-    if isinstance(value, str):
-        return NUL in value
-    if isinstance(value, dict):
-        return any(_holds_nul(v) or _holds_nul(k) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_holds_nul(v) for v in value)
-    return False
 
 
 def _refused(field: str, what: str) -> GraphQLError:

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import strawberry
 
-from app.answers.request import Effort
 from app.health import check_backends
 from app.ids import uuid_or_not_found
 from app.knowledge.relationships import TimeFilter
@@ -225,18 +224,7 @@ class Query:
         description="The efforts an answer can take, each with its time budget.",
     )
     async def answer_efforts(self, info: Info) -> list[AnswerEffortInfo]:
-        answers = info.context.services.settings.answers
-        return [
-            AnswerEffortInfo(
-                name=Effort.MEDIUM, budget_seconds=answers.budget_seconds, passages="topK",
-                graph_hops=2, further_rounds=0,
-            ),
-            AnswerEffortInfo(
-                name=Effort.HIGH, budget_seconds=answers.high_budget_seconds,
-                passages="twice topK, and what the rounds find", graph_hops=3,
-                further_rounds=answers.high_rounds,
-            ),
-        ]  # fmt: skip
+        return [AnswerEffortInfo.of(e) for e in info.context.services.answers.efforts()]
 
     @strawberry.field(
         permission_classes=ANSWER,

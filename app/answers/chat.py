@@ -29,11 +29,6 @@ class ChatRequest:
 
 
 @dataclass(frozen=True)
-class ChatDelta:
-    text: str
-
-
-@dataclass(frozen=True)
 class ChatDone:
     model: str
     prompt_tokens: int
@@ -58,8 +53,8 @@ class Chat:
 
     async def stream(
         self, principal: Principal, request: ChatRequest
-    ) -> AsyncIterator[ChatDelta | ChatDone]:
-        """Deltas of the completion, then ChatDone with its usage; within the budget."""
+    ) -> AsyncIterator[ChatText | ChatDone]:
+        """The completion's text as it comes, then ChatDone with its usage; within the budget."""
         check_chat(request, self._settings)
         run = _Run(self._model(request.model), request)
         default = self._settings.llm.models[0]
@@ -96,13 +91,13 @@ class Chat:
             )  # fmt: skip
         return model
 
-    async def _deltas(self, run: _Run) -> AsyncIterator[ChatDelta]:
+    async def _deltas(self, run: _Run) -> AsyncIterator[ChatText]:
         assert self._chat is not None
         try:
             async for item in self._chat.stream(run.model, run.request.messages):
                 if isinstance(item, ChatText):
                     run.written += len(item.text)
-                    yield ChatDelta(item.text)
+                    yield item
                 elif isinstance(item, ChatUsage):
                     run.usage = item
         except ChatProviderError as error:

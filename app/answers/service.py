@@ -47,7 +47,7 @@ from app.tenancy.preflight import ModelRun, Preflight
 from app.tenancy.principal import Principal, Scope
 from app.tenancy.usage import Charge, Consumed, Metering
 from ingest.titles import without_qualifier
-from retrieval.request import Mode
+from retrieval.request import Mode, SearchRequest
 
 STRICTNESS = (ClaimPolicy.CAVEAT, ClaimPolicy.REMOVE, ClaimPolicy.ABSTAIN)
 HIGH_HOPS = 3  # a HIGH-effort search's graph hops
@@ -58,6 +58,17 @@ class AnswerModel:
     name: str
     provider: str  # LOCAL or OPENAI_COMPATIBLE
     default: bool
+
+
+@dataclass(frozen=True)
+class EffortInfo:
+    """What an answer reads at one effort, and its time budget."""
+
+    effort: Effort
+    budget_seconds: float
+    passages: str  # against topK
+    graph_hops: int
+    further_rounds: int
 
 
 @dataclass
@@ -121,6 +132,16 @@ class Answers:
     def models(self) -> list[AnswerModel]:
         llm = [AnswerModel(m, "OPENAI_COMPATIBLE", False) for m in self._settings.llm.models]
         return [AnswerModel(EXTRACTIVE, "LOCAL", True), *llm]
+
+    def efforts(self) -> list[EffortInfo]:
+        settings, medium_hops = self._settings, SearchRequest((), "").hops
+        return [
+            EffortInfo(Effort.MEDIUM, settings.budget_seconds, "topK", medium_hops, 0),
+            EffortInfo(
+                Effort.HIGH, settings.high_budget_seconds,
+                "twice topK, and what the rounds find", HIGH_HOPS, settings.high_rounds,
+            ),
+        ]  # fmt: skip
 
     def models_for(self, principal: Principal) -> list[AnswerModel]:
         """The models the principal's plan reaches; the default is always among them."""
