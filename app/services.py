@@ -42,6 +42,9 @@ from app.models.chat import ChatModel
 from app.models.embedders import Embedders
 from app.models.openai_chat import OpenAIChat
 from app.models.reranker import Reranker
+from app.research.researcher import Researcher
+from app.research.service import Research
+from app.research.worker import ResearchWorker
 from app.search.graph_leg import GraphDiscovery
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker
@@ -87,6 +90,8 @@ class Services:
     answers: Answers
     document_answers: DocumentAnswers
     chat: Chat
+    research: Research
+    research_worker: ResearchWorker
     keys: ApiKeys
     plans: Plans
     preflight: Preflight
@@ -129,6 +134,7 @@ def _background(services: Services) -> list[Coroutine[Any, Any, None]]:
         run_projection_loop(services.projector),
         services.worker.run_forever(services.projector.wake),
         run_themes_loop(services.themes),
+        services.research_worker.run_forever(),
     ]
 
 
@@ -177,6 +183,9 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     chat = _chat(settings.answers.llm)  # one client for answers and chat; answers close it
     reads = Answering(search, collections, spans, linker)
     answers = _answers(settings, reads, access, chat)
+    researcher = Researcher(pool, answers, search, settings.research)
+    research_worker = ResearchWorker(pool, researcher, settings.research)
+    research = Research(pool, answers, collections, research_worker, settings.research)
     return Services(
         settings=settings,
         pool=pool,
@@ -200,6 +209,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         answers=answers,
         document_answers=DocumentAnswers(pool, answers, settings.answers),
         chat=Chat(chat, settings.answers, access),
+        research=research,
+        research_worker=research_worker,
         keys=ApiKeys(pool),
         plans=Plans(pool),
         preflight=access.preflight,

@@ -78,6 +78,11 @@ VARIABLES = (
     "TRELLIS_MAX_STREAM_SECONDS",
     "TRELLIS_INTROSPECTION",
     "TRELLIS_GRAPHIQL",
+    "TRELLIS_RESEARCH_BUDGET_SECONDS",
+    "TRELLIS_RESEARCH_ROUNDS",
+    "TRELLIS_RESEARCH_LEASE_SECONDS",
+    "TRELLIS_RESEARCH_CONCURRENCY",
+    "TRELLIS_RESEARCH_MAX_OPEN",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -173,6 +178,19 @@ class AnswerSettings:
 
 
 @dataclass(frozen=True)
+class ResearchSettings:
+    """Research runs (app/research/): a run's time budget and retrieval rounds; the lease a
+    worker holds a run by (a dead worker's runs are taken over once it lapses); the runs one
+    process works at once; and the runs a tenant may have queued or running."""
+
+    budget_seconds: float
+    rounds: int
+    lease_seconds: float
+    concurrency: int
+    max_open: int
+
+
+@dataclass(frozen=True)
 class QueueSettings:
     """How the ingest and graph queues are worked (app/ingestion/worker.py and
     app/knowledge/projection.py).
@@ -257,6 +275,7 @@ class Settings:
     queues: QueueSettings
     answers: AnswerSettings
     serving: ServingSettings
+    research: ResearchSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -288,6 +307,7 @@ class Settings:
             ),
             answers=_answers(source),
             serving=_serving(source),
+            research=_research(source),
         )
 
 
@@ -344,6 +364,16 @@ def _answers(source: _Source) -> AnswerSettings:
         ),
         high_budget_seconds=source.number("TRELLIS_ANSWER_HIGH_BUDGET_SECONDS", 90.0, 1.0, 600.0),
         high_rounds=source.integer("TRELLIS_ANSWER_HIGH_ROUNDS", 3, 0, 10),
+    )
+
+
+def _research(source: _Source) -> ResearchSettings:
+    return ResearchSettings(
+        budget_seconds=source.number("TRELLIS_RESEARCH_BUDGET_SECONDS", 600.0, 1.0, 86_400.0),
+        rounds=source.integer("TRELLIS_RESEARCH_ROUNDS", 4, 1, 10),
+        lease_seconds=source.number("TRELLIS_RESEARCH_LEASE_SECONDS", 30.0, 1.0, 3600.0),
+        concurrency=source.integer("TRELLIS_RESEARCH_CONCURRENCY", 2, 0, 64),
+        max_open=source.integer("TRELLIS_RESEARCH_MAX_OPEN", 10, 1, 10_000),
     )
 
 

@@ -3,6 +3,7 @@ of `answerStream`."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from enum import Enum
 from typing import Annotated
@@ -62,8 +63,11 @@ class MessageInput:
         return Message(Role(self.role), self.content, tuple(self.attachments or ()))
 
 
-@strawberry.input
-class AnswerInput:
+@strawberry.input(
+    description="A research run's question: the answer's fields but effort; a run reads"
+    " more than any effort, in rounds (see startResearch)."
+)
+class ResearchInput:
     collections: list[str]
     query: str
     history: list[MessageInput] | None = None
@@ -74,11 +78,6 @@ class AnswerInput:
         default=None, description="Answer in this language instead of the question's."
     )
     mode: SearchMode = Mode.HYBRID  # type: ignore[valid-type]
-    effort: AnswerEffort = strawberry.field(  # type: ignore[valid-type]
-        default=Effort.MEDIUM,
-        description="HIGH reads more: twice the passages, three graph hops, and further"
-        " retrieval rounds from the bridges of what was read (see answerEfforts).",
-    )
     filters: SearchFiltersInput | None = None
     graph: GraphSearchInput | None = None
     fail_closed: bool = False
@@ -99,14 +98,19 @@ class AnswerInput:
             legs=tuple(Leg),
         )
         history = tuple(m.to_message() for m in self.history or [])
-        return AnswerRequest(
-            search,
-            history,
-            SourcesMode(self.sources),
-            self.model,
-            self.language,
-            effort=Effort(self.effort),
-        )
+        return AnswerRequest(search, history, SourcesMode(self.sources), self.model, self.language)
+
+
+@strawberry.input
+class AnswerInput(ResearchInput):
+    effort: AnswerEffort = strawberry.field(  # type: ignore[valid-type]
+        default=Effort.MEDIUM,
+        description="HIGH reads more: twice the passages, three graph hops, and further"
+        " retrieval rounds from the bridges of what was read (see answerEfforts).",
+    )
+
+    def to_request(self) -> AnswerRequest:
+        return replace(super().to_request(), effort=Effort(self.effort))
 
 
 @strawberry.input(description="A question about one document, answered from its whole text.")

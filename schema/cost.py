@@ -163,6 +163,7 @@ def root_costs(settings: CostSettings) -> dict[str, int]:
         "documentAnswer": settings.answer,
         "documentAnswerStream": settings.answer,
         "chat": settings.answer,
+        "startResearch": settings.answer,
         "paths": settings.paths,
         "neighborhood": settings.neighborhood,
         "timeline": settings.neighborhood,

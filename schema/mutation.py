@@ -12,12 +12,13 @@ from ingest.records import FieldSpec
 from ingest.submission import DocumentSubmission
 from retrieval.vocabulary import VocabularyRule as RuleRow
 from schema.access import ApiKey, ApiKeyInput, CreatedApiKey
-from schema.answers import AnswerClaimPolicy
+from schema.answers import AnswerClaimPolicy, ResearchInput
 from schema.context import Info
 from schema.documents import DeleteResult, DocumentInput
 from schema.jobs import DocumentOutcome, IngestJob
-from schema.permissions import ADMIN, INGEST
+from schema.permissions import ADMIN, ANSWER, INGEST, RESEARCH
 from schema.records import RecordFieldInput, RecordInput, RecordSchema
+from schema.research import ResearchRun
 from schema.themes import Themes
 from schema.types import Collection
 from schema.vocabulary import VocabularyRule, VocabularyRuleInput
@@ -33,6 +34,27 @@ class IngestResult:
 
 @strawberry.type
 class Mutation:
+    @strawberry.mutation(
+        permission_classes=ANSWER,
+        description="Start a research run: a question answered in retrieval rounds, each"
+        " seeded with the bridge entities of what was read, then composed from every passage"
+        " read. Returns at once, QUEUED; follow it with researchEvents or researchRun. It"
+        " searches the collections only: Trellis offers no web search. RATE_LIMITED past"
+        " TRELLIS_RESEARCH_MAX_OPEN runs queued or running.",
+    )
+    async def start_research(self, info: Info, input: ResearchInput) -> ResearchRun:
+        principal = await info.context.principal()
+        research = info.context.services.research
+        return ResearchRun.of(await research.start(principal, input.to_request()))
+
+    @strawberry.mutation(
+        permission_classes=RESEARCH,
+        description="Stop a queued or running research run; an ended run is returned as it is.",
+    )
+    async def cancel_research(self, info: Info, id: strawberry.ID) -> ResearchRun:
+        principal = await info.context.principal()
+        return ResearchRun.of(await info.context.services.research.cancel(principal, str(id)))
+
     @strawberry.mutation(
         permission_classes=ADMIN, description="Create a collection pinned to one embedding model."
     )

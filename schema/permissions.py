@@ -39,6 +39,13 @@ class Answering(Requires):
     runs_model = True
 
 
+class FollowingResearch(Requires):
+    """Reading, following or cancelling a research run: the answer scope, counted against
+    the rate ceiling as any call that runs no model (starting a run is checked as an answer)."""
+
+    scope = Scope.ANSWER
+
+
 class Ingesting(Requires):
     scope = Scope.INGEST
 
@@ -49,6 +56,7 @@ class Administering(Requires):
 
 SEARCH: list[type[BasePermission]] = [Searching]
 ANSWER: list[type[BasePermission]] = [Answering]
+RESEARCH: list[type[BasePermission]] = [FollowingResearch]
 INGEST: list[type[BasePermission]] = [Ingesting]
 ADMIN: list[type[BasePermission]] = [Administering]
 

@@ -22,8 +22,9 @@ from schema.context import Info
 from schema.documents import Document, DocumentConnection, DocumentStatus
 from schema.entities import Entity, EntityMatch
 from schema.jobs import IngestJob
-from schema.permissions import ADMIN, ANSWER, INGEST, SEARCH
+from schema.permissions import ADMIN, ANSWER, INGEST, RESEARCH, SEARCH
 from schema.relationships import Neighborhood, Paths, Timeline
+from schema.research import ResearchRun
 from schema.search import SearchInput, SearchLogEntry, SearchResult, SpanContent, SpanInput
 from schema.themes import Themes
 from schema.types import BackendStatus, Collection, Health
@@ -218,6 +219,15 @@ class Query:
         principal = await info.context.principal()
         answers = info.context.services.document_answers
         return Answer.of(await answers.answer(principal, input.to_request()))
+
+    @strawberry.field(
+        permission_classes=RESEARCH,
+        description="A research run: its status, steps, passages read, draft brief, and its"
+        " answer when DONE. NOT_FOUND for another tenant's.",
+    )
+    async def research_run(self, info: Info, id: strawberry.ID) -> ResearchRun:
+        principal = await info.context.principal()
+        return ResearchRun.of(await info.context.services.research.run(principal, str(id)))
 
     @strawberry.field(
         permission_classes=ANSWER,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncGenerator
 
 import strawberry
@@ -13,7 +14,8 @@ from schema.answers import AnswerEvent, AnswerInput, DocumentAnswerInput, event_
 from schema.chat import ChatEvent, ChatInput, chat_event_of
 from schema.context import Info
 from schema.jobs import IngestProgress
-from schema.permissions import ANSWER, INGEST, SEARCH
+from schema.permissions import ANSWER, INGEST, RESEARCH, SEARCH
+from schema.research import ResearchEvent, research_event_of
 
 MAX_TICKS = 1000
 POLL_SECONDS = 0.2
@@ -78,6 +80,21 @@ class Subscription:
         async with info.context.services.admission.slot():  # refused: an OVERLOADED error
             async for event in info.context.services.chat.stream(principal, request):
                 yield chat_event_of(event)
+
+    @strawberry.subscription(
+        permission_classes=RESEARCH,
+        description="A research run as it goes: ResearchProgress for each step (those taken"
+        " before subscribing first), ResearchUpdated with the draft brief after each round"
+        " that read more, and ResearchDone with the run when it has ended.",
+    )
+    async def research_events(
+        self, info: Info, id: strawberry.ID
+    ) -> AsyncGenerator[ResearchEvent, None]:
+        principal = await info.context.principal()
+        ends = _stream_end(info)
+        alive = functools.partial(_check_lifetime, info, ends, "researchEvents")
+        async for event in info.context.services.research.events(principal, str(id), alive):
+            yield research_event_of(event)
 
     @strawberry.subscription(
         permission_classes=INGEST,

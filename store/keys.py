@@ -88,15 +88,15 @@ async def create(conn: Conn, tenant_id: UUID, spec: KeySpec) -> tuple[KeyRow, st
     return row, secret
 
 
-_ACTIVE = (
+_LIVE = (
     "SELECT k.id, k.tenant_id, t.name AS tenant_name, k.scopes, k.content_scopes,"
     " t.plan, p.requests_per_minute, p.monthly_answers, p.models AS plan_models,"
     " p.credits_per_answer, p.credits_per_1k_tokens"
     " FROM api_keys k JOIN tenants t ON t.id = k.tenant_id"
     " JOIN plans p ON p.name = t.plan"
-    " WHERE k.key_hash = %(hash)s AND k.revoked_at IS NULL"
-    " AND (k.expires_at IS NULL OR k.expires_at > now())"
+    " WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())"
 )
+_ACTIVE = _LIVE + " AND k.key_hash = %(hash)s"
 # The lookup and the rate count in one round trip: the request is counted only when the key
 # holds `scope` and its window has room.
 _ADMITTED = (
@@ -112,6 +112,13 @@ async def active(conn: Conn, secret: str) -> ActiveKey | None:
     """The key with this secret, unless it is revoked or expired."""
     async with conn.cursor(row_factory=class_row(ActiveKey)) as cursor:
         await cursor.execute(_ACTIVE, {"hash": hash_secret(secret)})
+        return await cursor.fetchone()
+
+
+async def active_by_id(conn: Conn, key_id: UUID) -> ActiveKey | None:
+    """The key with this id, unless it is revoked or expired: who a queued run runs as."""
+    async with conn.cursor(row_factory=class_row(ActiveKey)) as cursor:
+        await cursor.execute(_LIVE + " AND k.id = %(id)s", {"id": key_id})
         return await cursor.fetchone()
 
 

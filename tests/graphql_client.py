@@ -28,8 +28,13 @@ class GraphQLClient:
         result: dict[str, Any] = body["data"]
         return result
 
-    def error_code(self, query: str, **variables: Any) -> str:
+    def error(self, query: str, **variables: Any) -> dict[str, Any]:
+        """The first error of a request that must fail."""
         body = self.post(query, **variables)
         assert body.get("errors"), body
-        code: str = body["errors"][0]["extensions"]["code"]
+        error: dict[str, Any] = body["errors"][0]
+        return error
+
+    def error_code(self, query: str, **variables: Any) -> str:
+        code: str = self.error(query, **variables)["extensions"]["code"]
         return code

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from uuid import UUID
 
+from app.search.results import SearchHit
 from retrieval.request import SearchRequest
 
 EXTRACTIVE = "extractive"  # the local composer: no LLM, deterministic
@@ -42,6 +43,16 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """Passages already read, by a research run's rounds (app/research/): the answer composes
+    from them and searches nothing. A draft, the brief a run shows between rounds, is neither
+    checked against the plan nor charged; the run's answer is both."""
+
+    hits: tuple[SearchHit, ...]
+    draft: bool = False
+
+
+@dataclass(frozen=True)
 class AnswerRequest:
     search: SearchRequest  # collections, query, mode, filters, graph and topK of the answer
     history: tuple[Message, ...] = ()
@@ -50,10 +61,15 @@ class AnswerRequest:
     language: str | None = None
     document: UUID | None = None  # set: answered from this document's whole text, not searched
     effort: Effort = Effort.MEDIUM
+    read: Reading | None = None  # set: composed from these passages, not searched
 
     @property
     def query(self) -> str:
         return self.search.query
+
+    @property
+    def charged(self) -> bool:
+        return self.read is None or not self.read.draft
 
 
 @dataclass(frozen=True)

@@ -27,13 +27,14 @@ class Rounds:
     search: SearchRequest
     read: list[SearchHit]
     asked: set[str] = field(default_factory=set)  # bridges already searched, case-folded
+    searched: list[str] = field(default_factory=list)  # the bridges searched, as named
 
 
 async def further(search: Search, tenant: Tenant, rounds: Rounds, most: int) -> list[SearchHit]:
     """The hits the rounds found that the first search had not, in the order found."""
     found: list[SearchHit] = []
     for _ in range(most):
-        new = await _round(search, tenant, rounds)
+        new = await next_round(search, tenant, rounds)
         if not new:
             break
         rounds.read += new
@@ -41,11 +42,14 @@ async def further(search: Search, tenant: Tenant, rounds: Rounds, most: int) -> 
     return found
 
 
-async def _round(search: Search, tenant: Tenant, rounds: Rounds) -> list[SearchHit]:
+async def next_round(search: Search, tenant: Tenant, rounds: Rounds) -> list[SearchHit]:
+    """One round: the passages its bridges' searches found that none before had (the
+    caller adds them to what was read); nothing when no bridge is new."""
     read = [h.chunk_id for h in rounds.read]
     names, cues = await search.bridge_names(tenant, rounds.search, read)
     fresh = [n for n in names if n.casefold() not in rounds.asked][:BRIDGES]
     rounds.asked |= {n.casefold() for n in fresh}
+    rounds.searched += fresh
     known: set[UUID] = set(read)
     new: list[SearchHit] = []
     for name in fresh:

@@ -164,13 +164,8 @@ class Answers:
     async def stream(
         self, principal: Principal, request: AnswerRequest
     ) -> AsyncIterator[AnswerEvent]:
-        check_request(request)
+        composer = await self.admit(principal, request)
         request = with_effort(request)
-        composer = self._composer(request.model)
-        model = request.model or EXTRACTIVE
-        await self._access.preflight.before_model(
-            principal, ModelRun(Scope.ANSWER, model, EXTRACTIVE)
-        )
         tenant = principal.tenant
         targets = [await self._collections.get(tenant, n) for n in request.search.collections]
         run = _Run(request, language_of(request.query, request.language), _policy(targets))
@@ -184,6 +179,28 @@ class Answers:
             raise
         finally:
             await self._charge_broken_off(principal, run)
+
+    async def admit(self, principal: Principal, request: AnswerRequest) -> Composer:
+        """Check the request, and that the principal may run its model now; its composer.
+        A draft is not checked against the plan's allowance: the run it belongs to was."""
+        check_request(request)
+        composer = self._composer(request.model)
+        if request.charged:
+            model = request.model or EXTRACTIVE
+            run = ModelRun(Scope.ANSWER, model, EXTRACTIVE)
+            await self._access.preflight.before_model(principal, run)
+        return composer
+
+    async def searched(self, request: AnswerRequest) -> str:
+        """What the answer searches: the question made standalone from the conversation,
+        and the texts attached to its last messages."""
+        return retrieval_query(await self._standalone(request), request.history)
+
+    async def _standalone(self, request: AnswerRequest) -> str:
+        extractor = self._linker.extractor
+        return await asyncio.to_thread(
+            lambda: standalone(request.query, request.history, extractor())
+        )
 
     async def _run(
         self, principal: Principal, run: _Run, composer: Composer, targets: list[Collection]
@@ -204,7 +221,7 @@ class Answers:
     async def _charge_broken_off(self, principal: Principal, run: _Run) -> Charge | None:
         """A run that started a model and ended without its answer (an error, the budget,
         the client gone) is charged for what it used; once."""
-        if not run.composing or run.metered:
+        if not run.composing or run.metered or not run.request.charged:
             return None
         return await self._meter(principal, run, None)
 
@@ -237,12 +254,8 @@ class Answers:
         return self._composers[name]
 
     async def _retrieve(self, tenant: Tenant, run: _Run) -> AnswerSources:
-        history = run.request.history
-        extractor = self._linker.extractor
-        run.question = await asyncio.to_thread(
-            lambda: standalone(run.request.query, history, extractor())
-        )
-        run.query_used = retrieval_query(run.question, history)
+        run.question = await self._standalone(run.request)
+        run.query_used = retrieval_query(run.question, run.request.history)
         hits = await self._hits(tenant, run)
         run.sources = [Source(f"SRC:{i + 1:04d}", hit) for i, hit in enumerate(hits)]
         run.passages = {s.ref: _checked_text(s) for s in run.sources}
@@ -250,6 +263,8 @@ class Answers:
 
     async def _hits(self, tenant: Tenant, run: _Run) -> list[SearchHit]:
         """The search's hits; for a question about one document, that whole document."""
+        if run.request.read is not None:
+            return list(run.request.read.hits)
         if run.request.document is not None:
             return await self._search.document_hits(tenant, run.request.document)
         search = replace(run.request.search, query=run.query_used)
@@ -308,6 +323,8 @@ class Answers:
             run.first_delta,
         )
         answer = assemble(parts)
+        if not run.request.charged:
+            return [*events, AnswerDone(answer)]
         charged = await self._meter(principal, run, draft)
         usage = replace(answer.usage, credits=charged.credits, recorded_at=charged.recorded_at)
         events.append(AnswerDone(replace(answer, usage=usage)))

@@ -139,15 +139,29 @@ class Search:
         """The names the passages `read` mention near the query's relation words (best
         passage first, the query's own entities left out), and those words: the second
         round's reading (app/search/second_round.py), for an answer that retrieves again."""
-        targets = [await self._collections.get(tenant, n) for n in request.collections]
+        linked = await self._linked(tenant, request)
         async with autocommitted(self._pool) as conn:
             passages = await mentions.in_chunks(conn, tenant.id, [str(c) for c in read])
-            linked: dict[str, str] = {}
-            for target in targets:
-                linked |= await self._linker.link(conn, tenant.id, target.id, request.query)
         ordered = [passages[str(c)] for c in read if str(c) in passages]
         cues = cue_terms(request.query, linked.values())
         return bridges(ordered, cues, set(linked)), cues
+
+    async def plan(
+        self, tenant: Tenant, request: SearchRequest
+    ) -> tuple[list[str], frozenset[str]]:
+        """The graph's entities the query names, and its relation words: what a research
+        run starts from."""
+        linked = await self._linked(tenant, request)
+        return sorted(set(linked.values())), cue_terms(request.query, linked.values())
+
+    async def _linked(self, tenant: Tenant, request: SearchRequest) -> dict[str, str]:
+        """The query's names linked to entities of the collections searched."""
+        targets = [await self._collections.get(tenant, n) for n in request.collections]
+        linked: dict[str, str] = {}
+        async with autocommitted(self._pool) as conn:
+            for target in targets:
+                linked |= await self._linker.link(conn, tenant.id, target.id, request.query)
+        return linked
 
     async def _collection(
         self, tenant: Tenant, target: Collection, request: SearchRequest

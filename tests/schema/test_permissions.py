@@ -93,6 +93,16 @@ FIELDS: dict[str, tuple[Scope, str]] = {
         A,
         'subscription { chat(input: {messages: [{role: USER, content: "hi"}]}) { __typename } }',
     ),
+    "Mutation.startResearch": (
+        A,
+        f"mutation {{ startResearch(input: {SEARCH_INPUT}) {{ id }} }}",
+    ),
+    "Mutation.cancelResearch": (A, 'mutation { cancelResearch(id: "x") { id } }'),
+    "Query.researchRun": (A, '{ researchRun(id: "x") { id } }'),
+    "Subscription.researchEvents": (
+        A,
+        'subscription { researchEvents(id: "x") { __typename } }',
+    ),
     "Subscription.ingestProgress": (
         N,
         'subscription { ingestProgress(jobId: "x") { __typename } }',

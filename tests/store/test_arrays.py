@@ -17,7 +17,7 @@ pytestmark = pytest.mark.integration
 
 # Postgres text cannot hold NUL, and UTF-8 no lone surrogate: neither reaches a statement.
 _TEXT = st.text(st.characters(codec="utf-8", blacklist_characters="\x00"), max_size=30)
-HOSTILE = ['a,b', '{x}', 'say "hi"', "back\\slash", " padded ", "", "NULL", "'; DROP TABLE x; --"]
+HOSTILE = ["a,b", "{x}", 'say "hi"', "back\\slash", " padded ", "", "NULL", "'; DROP TABLE x; --"]
 
 
 @pytest.mark.parametrize("items", [[], HOSTILE, ["Gaby: A True Story", "Ünïcødé", "‮bidi"]])

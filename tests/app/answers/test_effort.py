@@ -10,6 +10,7 @@ import pytest
 from app.answers.request import AnswerRequest, Effort
 from app.answers.service import with_effort
 from retrieval.request import SearchRequest
+from tests.clubs import QUESTION, club_documents
 from tests.graph_helpers import graphed_collection
 from tests.graphql_client import GraphQLClient
 
@@ -17,38 +18,12 @@ pytestmark = pytest.mark.integration
 
 ANSWER = """query($input: AnswerInput!) { answer(input: $input) {
   text sources { document { title } } usage { passagesRead } } }"""
-QUESTION = "Where was the daughter of the founder of the Harbor Rowing Club born?"
-CHAIN = [
-    ("Harbor Rowing Club", "The Harbor Rowing Club was founded in 1921 by Edwin Falk, a"
-     " shipbuilder of the old port."),
-    ("Edwin Falk", "Edwin Falk was a shipbuilder. His daughter was Marta Halvorsen, who"
-     " designed the club's boathouse."),
-    ("Marta Halvorsen", "Marta Halvorsen was an architect, born in Kiel in 1905."),
-]  # fmt: skip
-FOUNDERS = ["Oskar Brandt", "Lena Voss", "Piet Maren", "Ilse Kord", "Jonas Veit", "Ruth Sand"]
-CITIES = ["Bremen", "Lübeck", "Rostock", "Emden", "Husum", "Wismar"]
-
-
-def _distractors() -> list[tuple[str, str]]:
-    """Clubs founded by other people, and where other people were born: the question's
-    words everywhere, its chain nowhere."""
-    docs = []
-    for n, (person, city) in enumerate(zip(FOUNDERS, CITIES, strict=True)):
-        club = f"{city} Sailing Club"
-        docs.append((club, f"The {club} was founded in {1900 + n} by {person}, a merchant."))
-        docs.append((person, f"{person} was a merchant, born in {city}. The daughter of"
-                     f" {person} founded a rowing school."))  # fmt: skip
-    return docs
 
 
 @pytest.fixture(scope="module")
 def clubs(http: Any, tenant_key_module: str, stack: Any) -> tuple[GraphQLClient, str]:
     gql = GraphQLClient(http, tenant_key_module)
-    docs = [
-        {"externalId": f"d{i}", "title": title, "text": text}
-        for i, (title, text) in enumerate([*CHAIN, *_distractors()])
-    ]
-    return gql, graphed_collection(gql, stack, *docs)
+    return gql, graphed_collection(gql, stack, *club_documents())
 
 
 def answer(gql: GraphQLClient, name: str, effort: str) -> dict[str, Any]:
