@@ -184,7 +184,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     reads = Answering(search, collections, spans, linker)
     answers = _answers(settings, reads, access, chat)
     researcher = Researcher(pool, answers, search, settings.research)
-    research_worker = ResearchWorker(pool, researcher, settings.research)
+    models = [m.name for m in answers.models()]
+    research_worker = ResearchWorker(pool, researcher, settings.research, models)
     research = Research(pool, answers, collections, research_worker, settings.research)
     return Services(
         settings=settings,

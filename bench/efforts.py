@@ -1,10 +1,12 @@
-"""Answers at MEDIUM and HIGH effort on the shared 2Wiki and HotpotQA questions, in one run
-(issue 51), with no LLM (the span reader composes).
+"""Answers at MEDIUM and HIGH effort, and research runs, on the shared 2Wiki and HotpotQA
+questions, in one run (issue 51), with no LLM (the span reader composes).
 
 Run with `.venv/bin/python -m bench.efforts [--dataset NAME] [--questions N] [--keep DIR]`.
 Each question is answered through the answers service (topK 8; HIGH reads twice that, with
-three graph hops and its further rounds) on the kept databases of bench.quality. Reported per
-dataset and effort:
+three graph hops and its further rounds), then as a research run through the research service
+(started, worked by this process's research worker until it ends, and read back), on the kept
+databases of bench.quality. A run's time is from its start to its end. Reported per dataset
+and way:
 
 - `shortAnswer` exact match and token F1 as served (bench/answers.py's scoring);
 - recall of the gold passages among the passages read: the share of a question's gold titles
@@ -19,6 +21,7 @@ import asyncio
 import statistics
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +40,29 @@ from retrieval.request import SearchRequest
 DATASETS = ("2wiki", "hotpotqa")
 
 
+RESEARCH = "RESEARCH"
+WAYS = (Effort.MEDIUM.value, Effort.HIGH.value, RESEARCH)
+
+
 async def answered(
-    services: Services, principal: Principal, item: dict[str, Any], effort: Effort
+    services: Services, principal: Principal, item: dict[str, Any], way: str
 ) -> dict[str, float]:
-    dataset = item["_dataset"]
-    request = AnswerRequest(SearchRequest((dataset,), item["question"], top_k=TOP_K), effort=effort)
+    request = AnswerRequest(SearchRequest((item["_dataset"],), item["question"], top_k=TOP_K))
     started = time.perf_counter()
-    answer = await services.answers.answer(principal, request)
+    if way == RESEARCH:
+        answer = await researched(services, principal, request)
+    else:
+        answer = await services.answers.answer(principal, replace(request, effort=Effort(way)))
     return score(item, answer, (time.perf_counter() - started) * 1000)
+
+
+async def researched(services: Services, principal: Principal, request: AnswerRequest) -> Answer:
+    run = await services.research.start(principal, request)
+    while not run.status.ended:
+        await asyncio.gather(*await services.research_worker.claim_some())
+        run = await services.research.run(principal, str(run.id))
+    assert run.answer is not None, run.reason
+    return run.answer
 
 
 def score(item: dict[str, Any], answer: Answer, ms: float) -> dict[str, float]:
@@ -60,29 +78,29 @@ def score(item: dict[str, Any], answer: Answer, ms: float) -> dict[str, float]:
     }
 
 
-async def run(dataset: str, keep: Path, limit: int | None) -> dict[Effort, list[dict[str, float]]]:
-    found: dict[Effort, list[dict[str, float]]] = defaultdict(list)
+async def run(dataset: str, keep: Path, limit: int | None) -> dict[str, list[dict[str, float]]]:
+    found: dict[str, list[dict[str, float]]] = defaultdict(list)
     with local_stack(keep_in=keep / dataset) as stack:
         async with stack_services(stack) as services:
             tenant = await ensure_corpus(services, dataset)
             principal = await services.keys.operator(tenant)
             await services.warm_up.run(services.search)
             for item in questions(dataset, limit):
-                for effort in Effort:
+                for way in WAYS:
                     item = {**item, "_dataset": dataset}
-                    found[effort].append(await answered(services, principal, item, effort))
+                    found[way].append(await answered(services, principal, item, way))
     return found
 
 
-def report(dataset: str, found: dict[Effort, list[dict[str, float]]]) -> None:
-    print(f"\n### {dataset} ({len(found[Effort.MEDIUM])} questions, topK {TOP_K})\n")
-    print("| effort | EM | F1 | gold recall among passages read | passages read | p50 / p95 ms |")
+def report(dataset: str, found: dict[str, list[dict[str, float]]]) -> None:
+    print(f"\n### {dataset} ({len(found[RESEARCH])} questions, topK {TOP_K})\n")
+    print("| way | EM | F1 | gold recall among passages read | passages read | p50 / p95 ms |")
     print("|---|---|---|---|---|---|")
-    for effort, rows in found.items():
+    for way, rows in found.items():
         mean = {k: statistics.mean(r[k] for r in rows) for k in ("em", "f1", "recall", "read")}
         p50, p95 = p50_p95([r["ms"] for r in rows])
         print(
-            f"| {effort.value} | {100 * mean['em']:.1f} | {100 * mean['f1']:.1f}"
+            f"| {way} | {100 * mean['em']:.1f} | {100 * mean['f1']:.1f}"
             f" | {100 * mean['recall']:.1f} | {mean['read']:.1f} | {p50:.0f} / {p95:.0f} |",
             flush=True,
         )

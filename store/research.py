@@ -16,6 +16,7 @@ from uuid import UUID
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
+from store.arrays import text_array
 from store.pool import Conn
 from store.tenants import Tenant
 
@@ -29,6 +30,7 @@ class NewRun:
     key_id: UUID
     query: str
     request: dict[str, Any]
+    model: str  # only a worker that can run it claims the run
     budget_seconds: float
 
 
@@ -84,9 +86,17 @@ _RUN_COLUMNS = (
 
 async def insert(conn: Conn, run: NewRun) -> RunRow:
     await conn.execute(
-        "INSERT INTO research_runs (id, tenant_id, key_id, query, request, budget_seconds)"
-        " VALUES (%s, %s, %s, %s, %s, %s)",
-        (run.id, run.tenant_id, run.key_id, run.query, Jsonb(run.request), run.budget_seconds),
+        "INSERT INTO research_runs (id, tenant_id, key_id, query, request, model, budget_seconds)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        (
+            run.id,
+            run.tenant_id,
+            run.key_id,
+            run.query,
+            Jsonb(run.request),
+            run.model,
+            run.budget_seconds,
+        ),
     )
     found = await by_id(conn, run.tenant_id, None, run.id)
     assert found is not None
@@ -133,19 +143,19 @@ async def steps(conn: Conn, run_id: UUID, after: int = 0) -> list[StepRow]:
         return await cursor.fetchall()
 
 
-async def claim(conn: Conn, lease_seconds: float, most: int) -> list[ClaimedRun]:
-    """Claim up to `most` runs, oldest first: queued ones, and running ones whose worker let
-    the lease lapse. Runs other workers are claiming are skipped."""
+async def claim(conn: Conn, lease_seconds: float, most: int, models: list[str]) -> list[ClaimedRun]:
+    """Claim up to `most` runs of these models, oldest first: queued ones, and running ones
+    whose worker let the lease lapse. Runs other workers are claiming are skipped."""
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(
             "UPDATE research_runs r SET status = 'RUNNING', claim_token = gen_random_uuid(),"
             " lease_until = now() + make_interval(secs => %s), claims = r.claims + 1,"
             " started_at = coalesce(r.started_at, now())"
-            " WHERE r.id IN (SELECT id FROM research_runs WHERE status = 'QUEUED'"
-            "  OR (status = 'RUNNING' AND lease_until < now())"
+            " WHERE r.id IN (SELECT id FROM research_runs WHERE model = ANY(%s::text[])"
+            "  AND (status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < now()))"
             "  ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED)"
             f" RETURNING {_RUN_COLUMNS}, r.claim_token",
-            (lease_seconds, most),
+            (lease_seconds, text_array(models), most),
         )
         found = await cursor.fetchall()
     claimed = [

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from uuid import uuid4
 
-from app.answers.request import AnswerRequest
+from app.answers.request import EXTRACTIVE, AnswerRequest
 from app.answers.results import Answer, Brief
 from app.answers.service import Answers
 from app.collections.service import Collections
@@ -61,6 +61,7 @@ class Research:
             principal.key_id,
             request.query,
             to_json(request),
+            request.model or EXTRACTIVE,
             self._settings.budget_seconds,
         )
         async with self._pool.connection() as conn, conn.transaction():

@@ -1,11 +1,11 @@
 """The research worker: claims runs and carries each to its end, renewing its lease.
 
 Runs are claimed with FOR UPDATE SKIP LOCKED (store/research.py), so any number of processes
-share the queue. A worker renews each run's lease while it works on it; a process killed
-mid-run stops renewing, and the next worker to look takes the run over once the lease has
-lapsed, after its last step. A worker that stops cleanly gives its runs back at once. A
-cancelled run is stopped here at once when this process runs it, and by its next step's
-write (or lease renewal) when another does.
+share the queue; each claims only the runs whose model it can run. A worker renews each run's
+lease while it works on it; a process killed mid-run stops renewing, and the next worker to
+look takes the run over once the lease has lapsed, after its last step. A worker that stops
+cleanly gives its runs back at once. A cancelled run is stopped here at once when this
+process runs it, and by its next step's write (or lease renewal) when another does.
 """
 
 from __future__ import annotations
@@ -26,10 +26,13 @@ log = logging.getLogger(__name__)
 
 
 class ResearchWorker:
-    def __init__(self, pool: Pool, researcher: Researcher, settings: ResearchSettings) -> None:
+    def __init__(
+        self, pool: Pool, researcher: Researcher, settings: ResearchSettings, models: list[str]
+    ) -> None:
         self._pool = pool
         self._researcher = researcher
         self._settings = settings
+        self._models = models  # the runs it claims: processes may have different LLMs
         self._held: dict[UUID, tuple[ClaimedRun, asyncio.Task[None]]] = {}
         self._wake = asyncio.Event()
 
@@ -61,7 +64,7 @@ class ResearchWorker:
         if room <= 0:
             return []
         async with self._pool.connection() as conn:
-            claimed = await research.claim(conn, self._settings.lease_seconds, room)
+            claimed = await research.claim(conn, self._settings.lease_seconds, room, self._models)
         return [self._start(c) for c in claimed]
 
     def _start(self, claimed: ClaimedRun) -> asyncio.Task[None]:

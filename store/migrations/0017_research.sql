@@ -4,13 +4,15 @@
 -- by a lease they renew. A worker that dies stops renewing, and the next worker takes the
 -- run over once the lease has lapsed. Each step the run takes is a row keyed by its number,
 -- written only by the worker whose claim (token) is current, so a run taken over resumes
--- after its last step and never writes a step twice.
+-- after its last step and never writes a step twice. A worker claims only runs whose model its
+-- process can run: processes may be configured with different LLMs.
 CREATE TABLE research_runs (
     id               uuid PRIMARY KEY,
     tenant_id        uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
     key_id           uuid NOT NULL REFERENCES api_keys (id) ON DELETE CASCADE,
     query            text NOT NULL,
     request          jsonb NOT NULL,
+    model            text NOT NULL,
     status           text NOT NULL DEFAULT 'QUEUED'
                      CHECK (status IN ('QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED')),
     reason           text,

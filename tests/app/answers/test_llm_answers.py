@@ -293,3 +293,35 @@ def test_a_client_that_hangs_up_is_charged_incomplete(
         t=(now + timedelta(days=1)).isoformat(),
     )["usage"]
     assert total == {"requests": 1, "incomplete": 1}
+
+
+def test_a_research_run_composes_with_the_llm_and_is_charged_once(
+    served: tuple[GraphQLClient, ScriptedLlm, str], stack: Stack
+) -> None:
+    """The run's model composes its answer; the drafts between rounds are the extractive
+    composer's and cost nothing. Only a process with the model takes the run: the test
+    session's other server, which has no LLM, leaves it."""
+    gql, llm, _ = served
+    team = tenant_on(stack, gql, "team", credits=10)
+    name = collection(team)
+    script(llm)
+    before = len(llm.requests)
+    query = {"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
+    start = "mutation($input: ResearchInput!) { startResearch(input: $input) { id } }"
+    run_id = team.data(start, input=query)["startResearch"]["id"]
+    read = """query($id: ID!) { researchRun(id: $id) { status reason
+      answer { text usage { model credits } } } }"""
+    deadline = time.monotonic() + 60
+    while (run := team.data(read, id=run_id)["researchRun"])["status"] in ("QUEUED", "RUNNING"):
+        assert time.monotonic() < deadline, run
+        time.sleep(0.2)
+    assert run["status"] == "DONE", run["reason"]
+    assert run["answer"]["text"].startswith("Priya Natarajan was the incident commander [[SRC:")
+    assert run["answer"]["usage"]["model"] == MODEL and len(llm.requests) == before + 1
+    charged = rows(
+        stack,
+        "SELECT u.model, u.credits FROM usage_events u JOIN api_keys k ON k.id = u.key_id"
+        " WHERE k.key_hash = sha256(%s::bytea)",
+        team.api_key,
+    )
+    assert [(m, float(c)) for m, c in charged] == [(MODEL, run["answer"]["usage"]["credits"])]

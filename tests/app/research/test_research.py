@@ -29,9 +29,9 @@ START = (
 READ = f"""query($id: ID!) {{ researchRun(id: $id) {{ {RUN_FIELDS} }} }}"""
 CANCEL = f"""mutation($id: ID!) {{ cancelResearch(id: $id) {{ {RUN_FIELDS} }} }}"""
 HELD = (
-    "INSERT INTO research_runs (id, tenant_id, key_id, query, request, budget_seconds, status,"
-    " claim_token, lease_until) VALUES (%s, %s, %s, 'q', '{}', 600, 'RUNNING',"
-    " gen_random_uuid(), now() + interval '1 hour') RETURNING id"
+    "INSERT INTO research_runs (id, tenant_id, key_id, query, request, model, budget_seconds,"
+    " status, claim_token, lease_until) VALUES (%s, %s, %s, 'q', '{}', 'extractive', 600,"
+    " 'RUNNING', gen_random_uuid(), now() + interval '1 hour') RETURNING id"
 )
 EVENTS = """subscription($id: ID!) { researchEvents(id: $id) {
   __typename

@@ -35,6 +35,7 @@ from tests.helpers import rows
 pytestmark = pytest.mark.integration
 
 TENANT = "researchers"
+MODELS = ["extractive"]
 LEASE = "2"
 
 
@@ -131,7 +132,7 @@ def _queued(stack: Stack, secret: str) -> uuid.UUID:
         ) as conn:
             key = await keys.active(conn, secret)
             assert key is not None
-            run = NewRun(uuid.uuid4(), key.tenant_id, key.id, "q", {}, 600.0)
+            run = NewRun(uuid.uuid4(), key.tenant_id, key.id, "q", {}, "extractive", 600.0)
             return (await research.insert(conn, run)).id
 
     return asyncio.run(insert())
@@ -146,8 +147,8 @@ async def _claim_twice(stack: Stack) -> list[research.ClaimedRun]:
     one = await psycopg.AsyncConnection.connect(url)
     two = await psycopg.AsyncConnection.connect(url)
     try:
-        first = await research.claim(one, 30, 5)  # its transaction stays open: rows locked
-        second = await research.claim(two, 30, 5)  # skips them
+        first = await research.claim(one, 30, 5, MODELS)  # its transaction stays open
+        second = await research.claim(two, 30, 5, MODELS)  # skips the runs it locked
         await one.commit()
         await two.commit()
         return [*first, *second]
@@ -160,10 +161,11 @@ async def _stale_claim(stack: Stack, run_id: uuid.UUID) -> None:
     async with await psycopg.AsyncConnection.connect(
         stack.endpoints.postgres_url, autocommit=True
     ) as conn:
-        [old] = await research.claim(conn, 30, 5)
+        assert await research.claim(conn, 30, 5, ["another model"]) == []
+        [old] = await research.claim(conn, 30, 5, MODELS)
         lapse = "UPDATE research_runs SET lease_until = now() - interval '1 s' WHERE id = %s"
         await conn.execute(lapse, (run_id,))
-        [new] = await research.claim(conn, 30, 5)  # the lease lapsed: taken over
+        [new] = await research.claim(conn, 30, 5, MODELS)  # the lease lapsed: taken over
         assert new.run.id == old.run.id == run_id and new.token != old.token
         step = NewStep(1, "PLAN", "first", 0, {}, None)
         assert not await research.add_step(conn, old, step)
@@ -196,8 +198,8 @@ def _late_copy(stack: Stack, done: uuid.UUID) -> uuid.UUID:
     rows(
         stack,
         "INSERT INTO research_runs (id, tenant_id, key_id, query, request, budget_seconds,"
-        " status, started_at, claims) SELECT %s, tenant_id, key_id, query, request, 5,"
-        " 'QUEUED', now() - interval '1 minute', 1 FROM research_runs WHERE id = %s"
+        " status, started_at, claims, model) SELECT %s, tenant_id, key_id, query, request, 5,"
+        " 'QUEUED', now() - interval '1 minute', 1, model FROM research_runs WHERE id = %s"
         " RETURNING id",
         copy,
         done,
