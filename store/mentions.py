@@ -13,6 +13,27 @@ from store.arrays import uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
+# Past this many documents a name is a hub; counting further would cost the search its time.
+MOST_DOCUMENTS = 1000
+
+
+async def fewest_documents(conn: Conn, tenant: Tenant, entity_ids: list[str]) -> int | None:
+    """The fewest documents the key may see that mention any one of the entities (counted
+    up to MOST_DOCUMENTS); None for no entities."""
+    if not entity_ids:
+        return None
+    seen, scopes = visible(tenant, "d")
+    shown = f" AND EXISTS (SELECT 1 FROM documents d WHERE d.id = document_id{seen})"
+    cursor = await conn.execute(
+        "SELECT min(n) FROM unnest(%s::uuid[]) AS s(id) CROSS JOIN LATERAL"
+        " (SELECT count(DISTINCT m.document_id) AS n FROM (SELECT document_id FROM mentions"
+        f"  WHERE entity_id = s.id AND tenant_id = %s{shown if seen else ''}"
+        "  LIMIT %s) m) c",
+        (uuid_array(entity_ids), tenant.id, *scopes, MOST_DOCUMENTS),
+    )
+    row = await cursor.fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
 
 @dataclass
 class ChunkMentions:

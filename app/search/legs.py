@@ -26,7 +26,7 @@ from retrieval.query_terms import query_terms
 from retrieval.relation_cues import cue_terms
 from retrieval.request import Leg, SearchRequest
 from retrieval.section_refs import section_labels
-from store import search
+from store import mentions, search
 from store.bm25 import Frequencies
 from store.fact_vectors import FactQuery
 from store.pool import Conn, Pool, autocommitted
@@ -145,6 +145,7 @@ class SearchLegs:
         async with autocommitted(self._pool) as conn:
             seeds = await self._linker.link(conn, scope.tenant_id, scope.collection_id, query)
             titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
+            reach = await mentions.fewest_documents(conn, context.tenant, list(seeds))
         start = await self._start(context, seeds, titled)
         if not start.start.nodes:
             return LegResult()
@@ -156,6 +157,7 @@ class SearchLegs:
         result.trails = {c: by_id[c].trail for c in ranked}
         result.seeds = seeds
         result.truncated = truncated
+        result.seed_documents = reach or 1
         return result
 
     async def _start(

@@ -7,7 +7,9 @@
    cannot: multi-hop answers live in passages that never repeat the query's words, and
    equal-weight fusion drowns them. A flat walk (generic names, many seeds) found little,
    and the text legs then decide. Chosen on both shared sets together, against the fixed
-   lead of 100 (bench/RESULTS.md).
+   lead of 100 (bench/RESULTS.md). The lead above 1 is divided by the number of documents
+   the query's most specific seed is mentioned in: on corpora where many documents share a
+   name (SQuAD's "Article (paragraph N)"), a walk from that name led with noise.
 2. The head (the fused best, twice the hits asked for and at least 10, and each leg's own best
    hits asked for) is re-scored: by the reranker when one is configured; else, when the graph
    did not lead, by the blend 60% vector similarity, 25% fused relevance, 15% importance (1.0
@@ -148,13 +150,17 @@ def keeps_fused_order(results: dict[Leg, LegResult]) -> bool:
 
 def graph_weight(result: LegResult) -> float:
     """The graph leg's RRF weight: 1 for a walk from no named entity or a flat one, up to
-    GRAPH_LEAD for one whose mass is on a few passages."""
+    GRAPH_LEAD for one whose mass is on a few passages, and its lead above 1 shared among
+    the documents its most specific seed is mentioned in. A name that many documents
+    mention (the subject of every section of one article, every chapter of one manual) is
+    a hyperlink to none of them: the walk's peak is then where its restart and the
+    documents' degrees put it, not evidence the text legs lack."""
     scores = [result.scores[c] for c in result.ranked[:PEAK_RANK]]
     if not result.seeds or not scores:
         return 1.0
-    if scores[-1] <= 0:
-        return GRAPH_LEAD
-    return float(min(GRAPH_LEAD, max(1.0, (scores[0] / scores[-1]) ** PEAK_POWER)))
+    peak = GRAPH_LEAD if scores[-1] <= 0 else (scores[0] / scores[-1]) ** PEAK_POWER
+    lead = min(GRAPH_LEAD, max(1.0, peak))
+    return float(1.0 + (lead - 1.0) / max(1, result.seed_documents))
 
 
 def _weight(leg: Leg, result: LegResult) -> float:

@@ -23,6 +23,7 @@ class LegResult:
     terms: list[str] = field(default_factory=list)
     seeds: dict[str, str] = field(default_factory=dict)  # graph leg: linked entity -> its key
     truncated: bool = False  # graph leg: the walk hit a bound (seeds, frontier, edges)
+    seed_documents: int = 1  # graph leg: the fewest documents any one seed is mentioned in
 
     @classmethod
     def of(cls, scored: list[tuple[UUID, float]]) -> LegResult:

@@ -48,6 +48,17 @@ def test_the_weight_grows_with_the_peak() -> None:
     assert weights == sorted(weights) and weights[0] < weights[-1] < ranking.GRAPH_LEAD
 
 
+def test_a_walk_from_a_name_many_documents_share_leads_less() -> None:
+    """The lead above 1 is shared among the documents the most specific seed is mentioned
+    in: the subject of 200 sections points the walk at none of them."""
+    specific, shared = walk([0.5, *[0.01] * 4]), walk([0.5, *[0.01] * 4])
+    shared.seed_documents = 200
+    assert ranking.graph_weight(specific) == ranking.GRAPH_LEAD
+    assert ranking.graph_weight(shared) == 1.0 + (ranking.GRAPH_LEAD - 1.0) / 200
+    results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: shared}
+    assert next(c.chunk_id for c in ranking.fuse(results, 5)) == A
+
+
 def test_methods_and_section_boost() -> None:
     results = {Leg.KEYWORD: leg(A, B), Leg.SECTION: leg(B)}
     fused = ranking.fuse(results, 5)
