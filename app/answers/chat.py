@@ -5,10 +5,10 @@ but the usage row; the checks before a model runs and the metering after are the
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 
+from app.answers.budget import within
 from app.answers.prompt import CHARS_PER_TOKEN
 from app.answers.service import Access
 from app.errors import ErrorCode, TrellisError
@@ -51,10 +51,16 @@ class Chat:
         self._settings = settings
         self._access = access
 
-    async def stream(
+    def stream(
         self, principal: Principal, request: ChatRequest
     ) -> AsyncIterator[ChatText | ChatDone]:
         """The completion's text as it comes, then ChatDone with its usage; within the budget."""
+        budget = self._settings.budget_seconds
+        return within(self._events(principal, request), budget, "the completion")
+
+    async def _events(
+        self, principal: Principal, request: ChatRequest
+    ) -> AsyncGenerator[ChatText | ChatDone, None]:
         check_chat(request, self._settings)
         run = _Run(self._model(request.model), request)
         default = self._settings.llm.models[0]
@@ -62,15 +68,9 @@ class Chat:
             principal, ModelRun(Scope.ANSWER, run.model, default)
         )
         try:
-            async with asyncio.timeout(self._settings.budget_seconds):
-                async for delta in self._deltas(run):
-                    yield delta
+            async for delta in self._deltas(run):
+                yield delta
             yield await self._done(principal, run)
-        except TimeoutError:
-            raise TrellisError(
-                ErrorCode.ANSWER_TIMEOUT,
-                f"the completion took longer than {self._settings.budget_seconds:g} s",
-            ) from None
         finally:
             if not run.metered and (run.written or run.usage):  # broken off: what it used
                 await self._meter(principal, run, complete=False)

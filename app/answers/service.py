@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field, replace
 
 from app.answers.assembly import AnswerParts, assemble
+from app.answers.budget import within
 from app.answers.checks import check_request
 from app.answers.composer import ComposeContext, Composer
 from app.answers.conversation import retrieval_query, standalone
@@ -148,22 +149,20 @@ class Answers:
         return [m for m in self.models() if principal.plan.reaches(m.name, EXTRACTIVE)]
 
     async def answer(self, principal: Principal, request: AnswerRequest) -> Answer:
-        """The whole answer, within the answer budget."""
-        budget = self._settings.budget_for(request.effort is Effort.HIGH)
-        try:
-            async with asyncio.timeout(budget):
-                async for event in self.stream(principal, request):
-                    if isinstance(event, AnswerDone):
-                        return event.answer
-        except TimeoutError:
-            raise TrellisError(
-                ErrorCode.ANSWER_TIMEOUT, f"the answer took longer than {budget:g} s"
-            ) from None
+        """The whole answer, within its effort's budget."""
+        async for event in self.stream(principal, request):
+            if isinstance(event, AnswerDone):
+                return event.answer
         raise TrellisError(ErrorCode.INTERNAL_ERROR, "the answer ended without a result")
 
-    async def stream(
+    def stream(self, principal: Principal, request: AnswerRequest) -> AsyncIterator[AnswerEvent]:
+        """The answer's events, within its effort's budget: past it, ANSWER_TIMEOUT."""
+        budget = self._settings.budget_for(request.effort is Effort.HIGH)
+        return within(self._events(principal, request), budget, "the answer")
+
+    async def _events(
         self, principal: Principal, request: AnswerRequest
-    ) -> AsyncIterator[AnswerEvent]:
+    ) -> AsyncGenerator[AnswerEvent, None]:
         composer = await self.admit(principal, request)
         request = with_effort(request)
         tenant = principal.tenant
