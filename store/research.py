@@ -132,11 +132,13 @@ def seen_by(tenant: Tenant, key_id: UUID) -> UUID | None:
     return key_id if tenant.content_scopes else None
 
 
-async def steps(conn: Conn, run_id: UUID, after: int = 0) -> list[StepRow]:
-    """The run's steps numbered above `after`, in order (the caller has found the run)."""
+async def steps(conn: Conn, run_id: UUID, after: int = 0, detail: bool = False) -> list[StepRow]:
+    """The run's steps numbered above `after`, in order (the caller has found the run); with
+    `detail`, the passages each read, which only the worker resuming a run needs."""
+    read = "detail" if detail else "'{}'::jsonb AS detail"
     async with conn.cursor(row_factory=class_row(StepRow)) as cursor:
         await cursor.execute(
-            "SELECT number, kind, message, passages_read, detail, brief, created_at"
+            f"SELECT number, kind, message, passages_read, {read}, brief, created_at"
             " FROM research_steps WHERE run_id = %s AND number > %s ORDER BY number",
             (run_id, after),
         )

@@ -102,7 +102,7 @@ class Researcher:
             )
         async with self._pool.connection() as conn:
             key = await keys.active_by_id(conn, claimed.run.key_id)
-            done = await research.steps(conn, claimed.run.id)
+            done = await research.steps(conn, claimed.run.id, detail=True)
         if key is None:
             raise TrellisError(
                 ErrorCode.FORBIDDEN, "the key that started the run was revoked or has expired"

@@ -74,7 +74,7 @@ class Research:
         async with self._pool.connection() as conn:
             row = await _found(conn, principal, run_id)
             steps = await research.steps(conn, row.id)
-        return _run_of(row, steps)
+        return _run_of(row, [_step_of(s) for s in steps])
 
     async def cancel(self, principal: Principal, run_id: str) -> ResearchRun:
         """Cancel a queued or running run; an ended run is returned as it is."""
@@ -90,16 +90,19 @@ class Research:
         """Each step as it is taken (those taken before too, in order), a draft brief after
         each round that read more, and the run when it has ended. `alive` is called at every
         look and raises when the stream has run for its longest."""
-        seen = 0
+        seen: list[ResearchStep] = []
         while True:
-            run = await self.run(principal, run_id)
-            for step in run.steps[seen:]:
+            async with self._pool.connection() as conn:
+                row = await _found(conn, principal, run_id)
+                after = seen[-1].number if seen else 0
+                new = [_step_of(s) for s in await research.steps(conn, row.id, after)]
+            for step in new:
                 yield ResearchProgress(step)
                 if step.brief is not None:
                     yield ResearchUpdated(step.number, step.brief)
-            seen = len(run.steps)
-            if run.status.ended:
-                yield ResearchEnded(run)
+            seen += new
+            if RunStatus(row.status).ended:
+                yield ResearchEnded(_run_of(row, seen))
                 return
             alive()
             await asyncio.sleep(POLL_SECONDS)
@@ -126,7 +129,7 @@ async def _found(conn: Conn, principal: Principal, run_id: str) -> RunRow:
     return row
 
 
-def _run_of(row: RunRow, steps: list[StepRow]) -> ResearchRun:
+def _run_of(row: RunRow, steps: list[ResearchStep]) -> ResearchRun:
     answer = None if row.answer is None else from_json(Answer, row.answer)
     return ResearchRun(
         row.id,
@@ -136,7 +139,7 @@ def _run_of(row: RunRow, steps: list[StepRow]) -> ResearchRun:
         row.created_at,
         row.started_at,
         row.finished_at,
-        [_step_of(step) for step in steps],
+        steps,
         answer,
     )
 
