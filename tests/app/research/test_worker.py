@@ -122,6 +122,25 @@ def test_a_run_survives_a_killed_server(quiet_stack: Stack, secret: str) -> None
     assert len(run["answer"]["sources"]) == run["passagesRead"] > 0
 
 
+def test_a_run_cancelled_mid_way_takes_no_further_step(quiet_stack: Stack, secret: str) -> None:
+    """Cancelled while its first round waits on a lock, after its plan step: the round's
+    work is stopped, and nothing it read is written."""
+    server = _serve(quiet_stack)
+    try:
+        with psycopg.connect(quiet_stack.endpoints.postgres_url) as lock:
+            lock.execute("LOCK TABLE chunks IN ACCESS EXCLUSIVE MODE")
+            run_id = _start(server.url, secret)
+            _wait_for(lambda: _numbers(quiet_stack, run_id) == [1], "the plan step")
+            cancelled = _cancel_through(server.url, secret, run_id)
+            lock.rollback()
+        time.sleep(2)  # time enough for a round the cancel had not stopped
+        run = _finished(server.url, secret, run_id)
+    finally:
+        server.stop()
+    assert cancelled == "CANCELLED" and run["status"] == "CANCELLED"
+    assert _numbers(quiet_stack, run_id) == [1] and run["answer"] is None
+
+
 # -- helpers ---------------------------------------------------------------------------------
 
 
@@ -252,6 +271,14 @@ def _start(url: str, secret: str) -> str:
         )
     run_id: str = started["startResearch"]["id"]
     return run_id
+
+
+def _cancel_through(url: str, secret: str, run_id: str) -> str:
+    with httpx.Client(base_url=url, timeout=30) as http:
+        gql = GraphQLClient(http, secret)
+        query = "mutation($id: ID!) { cancelResearch(id: $id) { status } }"
+        status: str = gql.data(query, id=run_id)["cancelResearch"]["status"]
+    return status
 
 
 def _finished(url: str, secret: str, run_id: str) -> dict[str, Any]:
