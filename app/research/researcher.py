@@ -80,20 +80,24 @@ class Researcher:
     async def run(self, claimed: ClaimedRun) -> None:
         """Take the run from its last step to its end; a run no longer this claim's is left
         as it is."""
-        budget = claimed.run.budget_seconds
         try:
-            state = await self._resume(claimed)
-            async with asyncio.timeout(_left(claimed)) as limit:
-                await self._steps(state)
-        except TimeoutError:
-            if not limit.expired():
-                raise
-            reason = f"the run took longer than its budget of {budget:g} s"
-            await self._end(claimed, Ending("FAILED", reason))
+            await self._within_budget(await self._resume(claimed))
         except TrellisError as error:
             await self._end(claimed, Ending("FAILED", f"{error.code.value}: {error.message}"))
         except _Lost:
             return
+
+    async def _within_budget(self, state: _State) -> None:
+        try:
+            async with asyncio.timeout(_left(state.claimed)) as limit:
+                await self._steps(state)
+        except TimeoutError:
+            if not limit.expired():
+                raise
+            budget = state.claimed.run.budget_seconds
+            raise TrellisError(
+                ErrorCode.TIMEOUT, f"the run took longer than its budget of {budget:g} s"
+            ) from None
 
     async def _resume(self, claimed: ClaimedRun) -> _State:
         if claimed.run.claims > MAX_CLAIMS:
