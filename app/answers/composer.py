@@ -30,6 +30,9 @@ class ComposeContext:
     history: tuple[Message, ...] = ()
     model: str = "extractive"
     lookup: Lookup = _nowhere
+    # The sources are one document read whole (documentAnswer): an LLM reads every one, in
+    # reading order, since the document's cap, not the prompt budget, bounds them.
+    whole: bool = False
 
 
 class Composer(Protocol):

@@ -28,7 +28,9 @@ class GenerativeComposer:
         """Nothing to load: the model is served elsewhere."""
 
     async def compose(self, context: ComposeContext) -> AsyncIterator[Claim | Draft]:
-        passages = prompt.chosen(context.sources, self._prompt_tokens)
+        passages = context.sources
+        if not context.whole:
+            passages = prompt.chosen(context.sources, self._prompt_tokens)
         draft, buffer, claims = Draft(), "", []
         try:
             async for item in self._chat.stream(context.model, prompt.messages(context, passages)):

@@ -284,6 +284,7 @@ class Answers:
             history=run.request.history,
             model=run.request.model or EXTRACTIVE,
             lookup=_Lookup(self._search, tenant, run),
+            whole=run.request.document is not None,
         )
 
     async def _release(self, run: _Run, claim: Claim) -> AsyncIterator[AnswerEvent]:

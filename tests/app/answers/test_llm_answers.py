@@ -325,3 +325,25 @@ def test_a_research_run_composes_with_the_llm_and_is_charged_once(
         team.api_key,
     )
     assert [(m, float(c)) for m, c in charged] == [(MODEL, run["answer"]["usage"]["credits"])]
+
+
+def test_a_document_answer_gives_the_llm_the_whole_document(
+    served: tuple[GraphQLClient, ScriptedLlm, str],
+) -> None:
+    """Longer than the prompt budget's share (4,000 tokens, about 16,000 characters), the
+    document still reaches the model whole: its last passage too."""
+    gql, llm, _ = served
+    script(llm)
+    notes = [
+        f"Maintenance note {i}: the pump in bay {i} was serviced and its filter replaced."
+        for i in range(400)
+    ]
+    text = "\n\n".join(" ".join(notes[i : i + 5]) for i in range(0, 400, 5)) + "\n\n" + REPORT
+    name = new_collection(gql)
+    [outcome] = ingest(gql, name, {"externalId": "long", "text": text})["outcomes"]
+    query = """query($input: DocumentAnswerInput!) { documentAnswer(input: $input) { text } }"""
+    asked = {"document": outcome["documentId"], "query": "Who led INC-2041?", "model": MODEL}
+    answer = gql.data(query, input=asked)["documentAnswer"]
+    prompt = json.dumps(llm.requests[-1]["body"])
+    assert "Maintenance note 0:" in prompt and "Priya Natarajan" in prompt
+    assert answer["text"].startswith("Priya Natarajan was the incident commander [[SRC:")
