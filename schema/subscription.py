@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import TypeVar
 
 import strawberry
 
@@ -18,6 +19,7 @@ from schema.permissions import ANSWER, INGEST, RESEARCH, SEARCH
 from schema.research import ResearchEvent, research_event_of
 
 MAX_TICKS = 1000
+T = TypeVar("T")
 POLL_SECONDS = 0.2
 
 
@@ -51,9 +53,9 @@ class Subscription:
     ) -> AsyncGenerator[AnswerEvent, None]:
         principal = await info.context.principal()
         request = input.to_request()
-        async with info.context.services.admission.slot():  # refused: an OVERLOADED error
-            async for event in info.context.services.answers.stream(principal, request):
-                yield event_of(event, request.sources)
+        events = info.context.services.answers.stream(principal, request)
+        async for event in _admitted(info, events):
+            yield event_of(event, request.sources)
 
     @strawberry.subscription(
         permission_classes=ANSWER,
@@ -64,9 +66,9 @@ class Subscription:
     ) -> AsyncGenerator[AnswerEvent, None]:
         principal = await info.context.principal()
         request = input.to_request()
-        async with info.context.services.admission.slot():  # refused: an OVERLOADED error
-            async for event in info.context.services.document_answers.stream(principal, request):
-                yield event_of(event, request.sources)
+        events = info.context.services.document_answers.stream(principal, request)
+        async for event in _admitted(info, events):
+            yield event_of(event, request.sources)
 
     @strawberry.subscription(
         permission_classes=ANSWER,
@@ -77,9 +79,8 @@ class Subscription:
     async def chat(self, info: Info, input: ChatInput) -> AsyncGenerator[ChatEvent, None]:
         principal = await info.context.principal()
         request = input.to_request()
-        async with info.context.services.admission.slot():  # refused: an OVERLOADED error
-            async for event in info.context.services.chat.stream(principal, request):
-                yield chat_event_of(event)
+        async for event in _admitted(info, info.context.services.chat.stream(principal, request)):
+            yield chat_event_of(event)
 
     @strawberry.subscription(
         permission_classes=RESEARCH,
@@ -117,6 +118,13 @@ class Subscription:
                 return
             _check_lifetime(info, ends, "ingestProgress")
             await asyncio.sleep(POLL_SECONDS)
+
+
+async def _admitted(info: Info, events: AsyncIterator[T]) -> AsyncGenerator[T, None]:
+    """A model's stream, run while it holds an admission slot (refused: an OVERLOADED error)."""
+    async with info.context.services.admission.slot():
+        async for event in events:
+            yield event
 
 
 def _stream_end(info: Info) -> float:

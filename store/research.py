@@ -40,7 +40,6 @@ class RunRow:
     tenant_id: UUID
     key_id: UUID
     query: str
-    request: dict[str, Any]
     status: str
     reason: str | None
     budget_seconds: float
@@ -55,6 +54,7 @@ class RunRow:
 class ClaimedRun:
     run: RunRow
     token: UUID  # this claim's: every write of the run checks it
+    request: dict[str, Any]  # what the run was asked; only its worker reads it
 
 
 @dataclass(frozen=True)
@@ -79,26 +79,27 @@ class StepRow:
 
 
 _RUN_COLUMNS = (
-    "r.id, r.tenant_id, r.key_id, r.query, r.request, r.status, r.reason, r.budget_seconds,"
+    "r.id, r.tenant_id, r.key_id, r.query, r.status, r.reason, r.budget_seconds,"
     " r.created_at, r.started_at, r.finished_at, r.claims, r.answer"
 )
 
 
 async def insert(conn: Conn, run: NewRun) -> RunRow:
-    await conn.execute(
-        "INSERT INTO research_runs (id, tenant_id, key_id, query, request, model, budget_seconds)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s)",
-        (
-            run.id,
-            run.tenant_id,
-            run.key_id,
-            run.query,
-            Jsonb(run.request),
-            run.model,
-            run.budget_seconds,
-        ),
-    )
-    found = await by_id(conn, run.tenant_id, None, run.id)
+    async with conn.cursor(row_factory=class_row(RunRow)) as cursor:
+        await cursor.execute(
+            "INSERT INTO research_runs AS r (id, tenant_id, key_id, query, request, model,"
+            f" budget_seconds) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING {_RUN_COLUMNS}",
+            (
+                run.id,
+                run.tenant_id,
+                run.key_id,
+                run.query,
+                Jsonb(run.request),
+                run.model,
+                run.budget_seconds,
+            ),
+        )
+        found = await cursor.fetchone()
     assert found is not None
     return found
 
@@ -156,18 +157,17 @@ async def claim(conn: Conn, lease_seconds: float, most: int, models: list[str]) 
             " WHERE r.id IN (SELECT id FROM research_runs WHERE model = ANY(%s::text[])"
             "  AND (status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < now()))"
             "  ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED)"
-            f" RETURNING {_RUN_COLUMNS}, r.claim_token",
+            f" RETURNING {_RUN_COLUMNS}, r.claim_token, r.request",
             (lease_seconds, text_array(models), most),
         )
         found = await cursor.fetchall()
-    claimed = [
-        ClaimedRun(RunRow(**_without(row, "claim_token")), row["claim_token"]) for row in found
-    ]
+    claimed = [_claimed(row) for row in found]
     return sorted(claimed, key=lambda c: c.run.created_at)
 
 
-def _without(row: dict[str, Any], key: str) -> dict[str, Any]:
-    return {k: v for k, v in row.items() if k != key}
+def _claimed(row: dict[str, Any]) -> ClaimedRun:
+    token, request = row.pop("claim_token"), row.pop("request")
+    return ClaimedRun(RunRow(**row), token, request)
 
 
 async def renew(conn: Conn, claimed: ClaimedRun, lease_seconds: float) -> bool:

@@ -111,7 +111,7 @@ class Researcher:
             raise TrellisError(
                 ErrorCode.FORBIDDEN, "the key that started the run was revoked or has expired"
             )
-        request = from_json(AnswerRequest, claimed.run.request)
+        request = from_json(AnswerRequest, claimed.request)
         state = _State(claimed, Principal.of(key), request, await self._first_search(request))
         for step in done:
             state.absorb(step)

@@ -81,8 +81,10 @@ class Research:
         async with self._pool.connection() as conn:
             row = await _found(conn, principal, run_id)
             await research.cancel(conn, row.id, "cancelled by the caller")
-        self._worker.stop_local(row.id)
-        return await self.run(principal, str(row.id))
+            self._worker.stop_local(row.id)
+            row = await _found(conn, principal, run_id)
+            steps = await research.steps(conn, row.id)
+        return _run_of(row, [_step_of(s) for s in steps])
 
     async def events(
         self, principal: Principal, run_id: str, alive: Callable[[], None]

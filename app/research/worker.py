@@ -80,9 +80,15 @@ class ResearchWorker:
             log_pass_failure(log, f"research run {claimed.run.id}", error)
         finally:
             renewing.cancel()
-            if self._held.get(claimed.run.id, (None,))[0] is claimed:
-                del self._held[claimed.run.id]
-                self.wake()
+            self._release(claimed)
+
+    def _release(self, claimed: ClaimedRun) -> None:
+        """Free the claim's place, unless it was freed already (stopped) and the run claimed
+        again since, by this process."""
+        held = self._held.get(claimed.run.id)
+        if held is not None and held[0] is claimed:
+            del self._held[claimed.run.id]
+            self.wake()
 
     async def _renew(self, claimed: ClaimedRun) -> None:
         lease = self._settings.lease_seconds
