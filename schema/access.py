@@ -8,6 +8,8 @@ from enum import Enum
 import strawberry
 
 from app.tenancy.keys import CreatedKey, KeyRequest, KeyRow
+from app.tenancy.preflight import forbidden
+from app.tenancy.principal import ALL_SCOPES, Principal, Scope
 from app.tenancy.usage import UsageTotal as UsageRow
 
 
@@ -87,3 +89,40 @@ class UsageTotal:
     @classmethod
     def of(cls, row: UsageRow) -> UsageTotal:
         return cls(**{**vars(row), "credits": float(row.credits)})
+
+
+@strawberry.type(description="One scope of the calling key: held or not, and why not.")
+class ScopeGrant:
+    scope: str
+    granted: bool
+    reason: str | None = strawberry.field(
+        description="The FORBIDDEN message the API gives a call that needs this scope."
+    )
+
+    @classmethod
+    def of(cls, principal: Principal, scope: Scope) -> ScopeGrant:
+        granted = principal.may(scope)
+        return cls(
+            scope=scope.value, granted=granted, reason=None if granted else forbidden(scope).message
+        )
+
+
+@strawberry.type(description="The calling key: its tenant, plan, scopes and content scopes.")
+class Viewer:
+    tenant: str
+    key_id: strawberry.ID
+    plan: str
+    scopes: list[ScopeGrant]
+    content_scopes: list[str] = strawberry.field(
+        description="The key sees only content carrying one of these; empty: all content."
+    )
+
+    @classmethod
+    def of(cls, principal: Principal) -> Viewer:
+        return cls(
+            tenant=principal.tenant.name,
+            key_id=strawberry.ID(str(principal.key_id)),
+            plan=principal.plan.name,
+            scopes=[ScopeGrant.of(principal, scope) for scope in ALL_SCOPES],
+            content_scopes=list(principal.content_scopes),
+        )

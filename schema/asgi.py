@@ -1,4 +1,5 @@
-"""The ASGI application: /graphql (HTTP and WebSocket), /healthz, /readyz and static files.
+"""The ASGI application: the web app at /, /graphql (HTTP and WebSocket), /healthz, /readyz
+and static files.
 
 `uvicorn schema.asgi:create_app --factory` serves it; `trellis serve` does the same.
 """
@@ -11,8 +12,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -25,6 +27,7 @@ from schema.body_limit import BodyLimit
 from schema.view import TrellisGraphQL
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "app" / "static"
+WEB_PAGE = STATIC_DIR / "web" / "index.html"
 
 
 def create_app(settings: Settings | None = None, endpoints: Endpoints | None = None) -> Starlette:
@@ -32,11 +35,12 @@ def create_app(settings: Settings | None = None, endpoints: Endpoints | None = N
     graphql = TrellisGraphQL(build_schema(settings), graphiql=settings.serving.graphiql)
     return Starlette(
         routes=[
+            Route("/", web_app),
             Route("/graphql", BodyLimit(graphql, settings.serving), methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+            Mount("/static", GZipMiddleware(StaticFiles(directory=STATIC_DIR)), name="static"),
         ],
         lifespan=_lifespan(settings, endpoints),
     )
@@ -50,6 +54,11 @@ def _lifespan(settings: Settings, endpoints: Endpoints | None):  # type: ignore[
             yield
 
     return lifespan
+
+
+async def web_app(request: Request) -> FileResponse:
+    """The page for people (app/static/web): it talks only to the public API."""
+    return FileResponse(WEB_PAGE, headers={"Cache-Control": "no-cache"})
 
 
 async def healthz(request: Request) -> JSONResponse:

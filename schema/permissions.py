@@ -30,6 +30,15 @@ class Requires(BasePermission):
         return True
 
 
+class Identified(BasePermission):
+    """Any valid key: what a caller may learn about itself needs no scope."""
+
+    async def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        await info.context.authenticate()
+        await info.context.admit()
+        return True
+
+
 class Searching(Requires):
     scope = Scope.SEARCH
 
@@ -54,6 +63,7 @@ class Administering(Requires):
     scope = Scope.ADMIN
 
 
+IDENTIFIED: list[type[BasePermission]] = [Identified]
 SEARCH: list[type[BasePermission]] = [Searching]
 ANSWER: list[type[BasePermission]] = [Answering]
 RESEARCH: list[type[BasePermission]] = [FollowingResearch]

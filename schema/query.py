@@ -10,7 +10,7 @@ import strawberry
 from app.health import check_backends
 from app.ids import uuid_or_not_found
 from app.knowledge.relationships import TimeFilter
-from schema.access import ApiKey, UsageGroup, UsageTotal
+from schema.access import ApiKey, UsageGroup, UsageTotal, Viewer
 from schema.answers import (
     Answer,
     AnswerEffortInfo,
@@ -22,7 +22,7 @@ from schema.context import Info
 from schema.documents import Document, DocumentConnection, DocumentStatus
 from schema.entities import Entity, EntityMatch
 from schema.jobs import IngestJob
-from schema.permissions import ADMIN, ANSWER, INGEST, RESEARCH, SEARCH
+from schema.permissions import ADMIN, ANSWER, IDENTIFIED, INGEST, RESEARCH, SEARCH
 from schema.relationships import Neighborhood, Paths, Timeline
 from schema.research import ResearchRun
 from schema.search import SearchInput, SearchLogEntry, SearchResult, SpanContent, SpanInput
@@ -33,6 +33,13 @@ from schema.vocabulary import VocabularyRule
 
 @strawberry.type
 class Query:
+    @strawberry.field(
+        permission_classes=IDENTIFIED,
+        description="The calling key: what it may do, and the reason the API gives where not.",
+    )
+    async def viewer(self, info: Info) -> Viewer:
+        return Viewer.of(await info.context.principal())
+
     @strawberry.field(permission_classes=SEARCH, description="The caller's collections, by name.")
     async def collections(self, info: Info) -> list[Collection]:
         tenant = await info.context.tenant()

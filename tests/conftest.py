@@ -11,6 +11,11 @@ import pytest
 from app.localdb.stack import Stack, local_stack
 from schema.serving import running_server
 from tests.graphql_client import GraphQLClient
+from tests.web.browser import browser_line
+
+
+def pytest_report_header() -> str:
+    return browser_line()
 
 
 @pytest.fixture(scope="session")

@@ -66,6 +66,7 @@ def run() -> None:
     queued = asyncio.run(submit_paths(settings, demo))
     click.echo(f"demo      {queued} document(s) queued; the server indexes them in the background")
     base = f"http://{settings.host}:{settings.port}"
+    click.echo(f"Web app:   {base}/#apiKey={key}")
     click.echo(f"GraphiQL:  {base}/graphql#apiKey={key}")
     click.echo(f"API key:   {key}   (send it as the X-API-Key header)")
     _serve(settings)

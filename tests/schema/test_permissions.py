@@ -110,6 +110,10 @@ FIELDS: dict[str, tuple[Scope, str]] = {
 }
 
 
+# Fields any valid key may call: what the key itself may do.
+UNSCOPED = {"Query.viewer": "{ viewer { tenant } }"}
+
+
 def schema_fields() -> dict[str, Scope | None]:
     found = {}
     for root in ("Query", "Mutation", "Subscription"):
@@ -123,6 +127,8 @@ def schema_fields() -> dict[str, Scope | None]:
 
 def test_every_root_field_declares_the_scope_of_the_table() -> None:
     declared = schema_fields()
+    assert {name for name, scope in declared.items() if scope is None} == set(UNSCOPED)
+    declared = {name: scope for name, scope in declared.items() if name not in UNSCOPED}
     assert sorted(declared) == sorted(FIELDS), "add the new field to FIELDS with its scope"
     assert {name: scope for name, scope in declared.items()} == {
         name: scope for name, (scope, _) in FIELDS.items()
@@ -172,3 +178,22 @@ def test_a_key_with_the_scope_passes(http: httpx.Client, keys_without: dict[Scop
     client = GraphQLClient(http, keys_without[A])
     assert client.data("{ collections { name } }") == {"collections": []}
     assert client.error_code(FIELDS["Query.answerModels"][1]) == "FORBIDDEN"
+
+
+@pytest.mark.integration
+def test_the_viewer_names_each_missing_scope_with_the_apis_reason(
+    http: httpx.Client, keys_without: dict[Scope, str]
+) -> None:
+    client = GraphQLClient(http, keys_without[N])
+    viewer = client.data("{ viewer { plan scopes { scope granted reason } contentScopes } }")
+    grants = {g["scope"]: g for g in viewer["viewer"]["scopes"]}
+    assert grants["search"] == {"scope": "search", "granted": True, "reason": None}
+    refused = client.post(FIELDS["Mutation.ingestDocuments"][1])["errors"][0]["message"]
+    assert grants["ingest"] == {"scope": "ingest", "granted": False, "reason": refused}
+    assert viewer["viewer"]["contentScopes"] == []
+
+
+@pytest.mark.integration
+def test_the_viewer_needs_a_key(http: httpx.Client) -> None:
+    body = http.post("/graphql", json={"query": UNSCOPED["Query.viewer"]}).json()
+    assert body["errors"][0]["extensions"]["code"] == "UNAUTHENTICATED"

@@ -1,0 +1,261 @@
+// Ask: a question over the chosen collections, answered over answerStream. Sources show
+// first, then the verified text with each [[SRC:n]] marker as a link to its span, then the
+// brief, the claims the verifier changed, and the usage. Follow-ups carry the history.
+
+import { $, badge, bdi, h, replace } from "./dom.js";
+import { errorBox } from "./errors.js";
+import { pathChain } from "./paths.js";
+import { ANSWER_OPTIONS, ANSWER_STREAM } from "./queries.js";
+import { documentTitle, methodBadges, openSpan } from "./reader.js";
+
+const MARKER = /\[\[(SRC:\d{4})\]\]/g;
+const PARTIAL_MARKER = /\[\[[^\]]*$/;
+const HISTORY_MESSAGES = 10;
+
+// Kept across views, so a person can look something up and come back to the thread.
+const conversation = { turns: [], history: [] };
+// Measured by the page for the browser test and bench/web.py: ms from submit.
+window.trellisTimings = [];
+
+export function mount(session, root) {
+  const thread = h("div", { id: "thread" }, conversation.turns.map((turn) => turn.element));
+  const form = askForm(session, thread);
+  replace(root, h("section", { class: "ask" }, h("h1", {}, "Ask"), thread, form));
+  if (session.can("answer")) loadOptions(session, form);
+  let stop = null;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    stop = ask(session, form, thread);
+  });
+  return () => stop && stop();
+}
+
+function askForm(session, thread) {
+  const allowed = session.can("answer");
+  return h(
+    "form",
+    { id: "ask-form", class: "ask-form" },
+    h("textarea", { id: "question", name: "question", rows: "2", dir: "auto", required: true, placeholder: "Ask a question about the chosen collections", disabled: !allowed }),
+    h(
+      "div",
+      { class: "row" },
+      h("label", {}, "Effort ", h("select", { id: "effort", disabled: !allowed }, h("option", { value: "MEDIUM" }, "medium"), h("option", { value: "HIGH" }, "high"))),
+      h("label", {}, "Model ", h("select", { id: "model", disabled: !allowed })),
+      h("button", { type: "submit", id: "ask-button", disabled: !allowed, title: allowed ? "" : session.reason("answer") }, "Ask"),
+      h("button", { type: "button", class: "secondary", onclick: () => newConversation(thread) }, "New conversation"),
+    ),
+    allowed ? null : h("p", { class: "denied", role: "note" }, session.reason("answer")),
+  );
+}
+
+async function loadOptions(session, form) {
+  try {
+    const { answerModels, answerEfforts } = await session.api.query(ANSWER_OPTIONS);
+    replace($("#model", form), answerModels.map((m) => h("option", { value: m.name, selected: m.default }, m.name)));
+    for (const option of $("#effort", form).options) {
+      const effort = answerEfforts.find((e) => e.name === option.value);
+      if (effort) option.textContent = `${option.value.toLowerCase()} (up to ${effort.budgetSeconds} s)`;
+    }
+  } catch (error) {
+    form.append(errorBox(error));
+  }
+}
+
+function newConversation(thread) {
+  conversation.turns = [];
+  conversation.history = [];
+  replace(thread);
+}
+
+function ask(session, form, thread) {
+  const query = $("#question", form).value.trim();
+  if (!query) return null;
+  if (!session.chosen.size) {
+    thread.append(errorBox({ code: "BAD_USER_INPUT", message: "Choose at least one collection at the top of the page." }));
+    return null;
+  }
+  const input = {
+    collections: [...session.chosen],
+    query,
+    history: conversation.history.slice(-HISTORY_MESSAGES),
+    effort: $("#effort", form).value,
+    model: $("#model", form).value || null,
+    sources: "ALL",
+  };
+  $("#question", form).value = "";
+  const turn = new Turn(session, query);
+  conversation.turns.push(turn);
+  thread.append(turn.element);
+  turn.element.scrollIntoView({ block: "end" });
+  return session.api.subscribe(ANSWER_STREAM, { input }, turn.handlers());
+}
+
+class Turn {
+  constructor(session, query) {
+    this.session = session;
+    this.query = query;
+    this.text = "";
+    this.sources = new Map();
+    this.timing = { started: performance.now() };
+    window.trellisTimings.push(this.timing);
+    this.parts = {
+      status: h("p", { class: "status" }, "Searching…"),
+      sources: h("ol", { class: "sources" }),
+      text: h("div", { class: "answer-text", dir: "auto" }),
+      claims: h("ul", { class: "claims" }),
+      brief: h("div", { class: "brief" }),
+      usage: h("p", { class: "usage" }),
+    };
+    this.element = h(
+      "article",
+      { class: "turn" },
+      h("p", { class: "question", dir: "auto" }, bdi(query)),
+      h("div", { class: "answer" }, this.parts.status, this.parts.text, this.parts.claims, this.parts.brief, h("details", { class: "sources-box", open: true }, h("summary", {}, "Sources"), this.parts.sources), this.parts.usage),
+    );
+  }
+
+  handlers() {
+    return {
+      next: (data) => this.#event(data.answerStream),
+      error: (error) => this.#failed(error),
+      done: () => {},
+    };
+  }
+
+  #event(event) {
+    const on = {
+      AnswerSources: () => this.#showSources(event),
+      AnswerDelta: () => this.#addText(event.text),
+      AnswerClaim: () => this.parts.claims.append(claimItem(event)),
+      AnswerDone: () => this.#done(event.answer),
+    }[event.__typename];
+    if (on) on();
+  }
+
+  #showSources(event) {
+    this.timing.sourcesReceived = performance.now() - this.timing.started;
+    event.sources.forEach((source, index) => this.sources.set(source.ref, { ...source, number: index + 1 }));
+    replace(this.parts.sources, [...this.sources.values()].map((source) => this.#sourceItem(source)));
+    replace(this.parts.status, event.degraded ? `Reading… (degraded: ${event.missingLegs.join(", ")} unavailable)` : "Reading…");
+    requestAnimationFrame(() => (this.timing.sourcesShown = performance.now() - this.timing.started));
+  }
+
+  #sourceItem(source) {
+    const title = documentTitle(source.document);
+    return h(
+      "li",
+      { id: `source-${source.ref.replace(":", "-")}`, class: source.cited ? "source cited" : "source", dataset: { ref: source.ref } },
+      h("button", { class: "link source-title", onclick: () => this.#open(source) }, bdi(title)),
+      " ",
+      methodBadges(source.discoveryMethods),
+      source.relationshipPath ? pathChain(this.session, source.relationshipPath) : null,
+    );
+  }
+
+  #open(source, note = null) {
+    if (source.span) openSpan(this.session, source.span, documentTitle(source.document), note);
+  }
+
+  #addText(delta) {
+    if (this.timing.firstText === undefined) this.timing.firstText = performance.now() - this.timing.started;
+    this.text += delta;
+    this.#renderText(this.text.replace(PARTIAL_MARKER, ""));
+  }
+
+  #renderText(text) {
+    const pieces = [];
+    let last = 0;
+    for (const match of text.matchAll(MARKER)) {
+      pieces.push(bdi(text.slice(last, match.index)), this.#citation(match[1]));
+      last = match.index + match[0].length;
+    }
+    pieces.push(bdi(text.slice(last)));
+    replace(this.parts.text, pieces);
+  }
+
+  #citation(ref) {
+    const source = this.sources.get(ref);
+    if (!source) return badge(`[${ref}]`, "unknown-ref");
+    const onclick = (event) => {
+      event.preventDefault();
+      this.#open(source);
+    };
+    return h("a", { href: "#", class: "citation", dataset: { ref }, title: documentTitle(source.document), onclick }, `[${source.number}]`);
+  }
+
+  #done(answer) {
+    this.timing.done = performance.now() - this.timing.started;
+    this.parts.text.setAttribute("dir", answer.direction.toLowerCase());
+    this.parts.text.lang = answer.language;
+    this.#renderText(answer.text);
+    replace(this.parts.status, answer.abstained ? abstention(answer) : "");
+    replace(this.parts.brief, briefView(answer.brief, (quote, note) => this.#openQuote(quote, note)));
+    replace(this.parts.usage, usageLine(answer));
+    conversation.history.push({ role: "USER", content: this.query }, { role: "ASSISTANT", content: answer.text });
+  }
+
+  #openQuote(quote, note) {
+    const source = this.sources.get(quote.ref);
+    openSpan(this.session, quote.span, source ? documentTitle(source.document) : quote.ref, note);
+  }
+
+  #failed(error) {
+    replace(this.parts.status, errorBox(error));
+  }
+}
+
+function abstention(answer) {
+  return h("p", { class: "abstained" }, "Trellis did not answer: ", answer.abstainReason || "the sources do not support an answer.");
+}
+
+function claimItem(claim) {
+  const label = claim.status === "REMOVED" ? "Removed" : "Caveated";
+  return h("li", { class: `claim ${claim.status.toLowerCase()}` }, badge(label, claim.status.toLowerCase()), " ", h("span", { dir: "auto" }, bdi(claim.text)), claim.reason ? h("span", { class: "hint" }, ` (${claim.reason})`) : null);
+}
+
+function briefView(brief, openQuote) {
+  const short = brief.shortAnswer ? h("p", { class: "short-answer" }, "Short answer: ", h("strong", { dir: "auto" }, bdi(brief.shortAnswer)), confidence(brief.confidence)) : null;
+  return h(
+    "div",
+    {},
+    short,
+    h("p", { class: brief.settled ? "settled" : "unsettled" }, brief.settled ? "Settled: the sources agree." : "Not settled: the sources leave this open."),
+    quoteList("Support", brief.support, openQuote),
+    quoteList("Context", brief.context, openQuote),
+    quoteList("The other side", brief.otherSide, openQuote),
+    brief.gaps.length ? h("div", { class: "gaps" }, h("h3", {}, "Gaps"), h("ul", {}, brief.gaps.map((gap) => h("li", { dir: "auto" }, bdi(gap))))) : null,
+  );
+}
+
+function confidence(value) {
+  return value === null || value === undefined ? null : h("span", { class: "hint" }, ` (confidence ${Math.round(value * 100)}%)`);
+}
+
+function quoteList(title, quotes, openQuote) {
+  if (!quotes.length) return null;
+  return h("div", { class: "quotes" }, h("h3", {}, title), h("ul", {}, quotes.map((quote) => quoteItem(quote, openQuote))));
+}
+
+function quoteItem(quote, openQuote) {
+  const note = quote.verified ? null : "This quote failed verification: these words were not found in the source.";
+  return h(
+    "li",
+    { class: quote.verified ? "quote verified" : "quote unverified" },
+    h("button", { class: "link", onclick: () => openQuote(quote, note) }, h("q", { dir: "auto" }, bdi(quote.text))),
+    quote.verified ? badge("verified", "ok") : badge("not verified", "warn"),
+  );
+}
+
+function usageLine(answer) {
+  const usage = answer.usage;
+  const v = answer.verification;
+  const parts = [
+    `${usage.model}`,
+    `${usage.passagesRead} passages read`,
+    `${usage.promptTokens + usage.completionTokens} tokens`,
+    `${Math.round(usage.latencyMs)} ms`,
+    `quotes verified ${v.quotesVerified}/${v.quotesChecked}`,
+    `claims supported ${v.claimsSupported}/${v.claimsChecked}`,
+  ];
+  return parts.join(" · ");
+}

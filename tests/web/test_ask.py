@@ -1,0 +1,90 @@
+"""Ask in the browser: sources before text, citations that open their span, Hebrew."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.web.conftest import open_app, screenshot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.integration
+
+
+def test_an_answer_streams_sources_then_text_and_a_citation_opens_its_span(
+    page: Page, demo: tuple[str, str]
+) -> None:
+    key, _ = demo
+    open_app(page, key)
+    page.fill("#question", "Who was the incident commander of INC-2041?")
+    page.click("#ask-button")
+    page.wait_for_selector(".usage:not(:empty)")
+    timing = page.evaluate("window.trellisTimings[0]")
+    assert timing["sourcesShown"] <= timing["firstText"] <= timing["done"], timing
+    assert "Priya Natarajan" in page.inner_text(".answer-text")
+    citation = page.locator("a.citation").first
+    ref = citation.get_attribute("data-ref") or ""
+    citation.click()
+    assert "Priya Natarajan" in page.inner_text("#panel mark")
+    cited = page.inner_text(f"#source-{ref.replace(':', '-')} .source-title")
+    assert page.inner_text("#panel h2") == cited and "2041" in cited
+    screenshot(page, "ask")
+    print("sources received", timing["sourcesReceived"], "shown", timing["sourcesShown"])
+
+
+def test_a_hebrew_answer_reads_right_to_left(page: Page, demo: tuple[str, str]) -> None:
+    key, _ = demo
+    open_app(page, key)
+    page.fill("#question", "כמה ימי חופשה שנתית צובר עובד במשרה מלאה?")
+    page.click("#ask-button")
+    page.wait_for_selector(".usage:not(:empty)")
+    text = page.locator(".answer-text")
+    assert text.get_attribute("dir") == "rtl" and text.get_attribute("lang") == "he"
+    assert "25" in (page.text_content(".short-answer bdi") or "")
+    assert page.locator(".answer-text bdi").count() >= 1
+    screenshot(page, "ask-hebrew")
+
+
+def test_a_follow_up_carries_the_history(page: Page, demo: tuple[str, str]) -> None:
+    key, _ = demo
+    open_app(page, key)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    questions = ("Who was the incident commander of INC-2041?", "And of INC-2077?")
+    for turn, question in enumerate(questions):
+        page.fill("#question", question)
+        page.click("#ask-button")
+        page.wait_for_selector(f".turn >> nth={turn} >> .usage:not(:empty)")
+    [follow_up] = [frame for frame in sent if "And of INC-2077?" in frame]
+    assert "Who was the incident commander of INC-2041?" in follow_up and "ASSISTANT" in follow_up
+
+
+def test_a_rejected_key_is_told_in_words(page: Page, demo: tuple[str, str]) -> None:
+    open_app_expecting_error(page, "not-a-key")
+    alert = page.locator("#who .error")
+    assert alert.get_attribute("data-code") == "UNAUTHENTICATED"
+    assert "This key was not accepted" in alert.inner_text()
+    assert "{" not in alert.inner_text()
+    assert page.locator("#ask-button").is_disabled()
+
+
+def open_app_expecting_error(page: Page, key: str) -> None:
+    page.goto(f"/#apiKey={key}")
+    page.wait_for_selector("#who .error")
+
+
+def test_the_first_load_is_under_500_kb_of_javascript(page: Page, demo: tuple[str, str]) -> None:
+    scripts: list[int] = []
+
+    def count(response: object) -> None:
+        if response.request.resource_type == "script":  # type: ignore[attr-defined]
+            scripts.append(response.request.sizes()["responseBodySize"])  # type: ignore[attr-defined]
+
+    page.on("response", count)
+    open_app(page, demo[0])
+    assert len(scripts) >= 8
+    print(f"JavaScript on first load: {sum(scripts) / 1024:.0f} KB over the wire")
+    assert sum(scripts) <= 500_000
