@@ -36,6 +36,8 @@ def test_search_hits_say_how_they_were_found_and_draw_graph_paths(
     page.fill("#search-query", "Who signed the Northwind agreement for the Provider?")
     page.click("#search-form button")
     page.wait_for_selector(".hit")
+    names = page.locator(".entity-matches a.entity").all_inner_texts()
+    assert "Northwind Analytics" in names and not any("/" in name for name in names), names
     methods = page.locator(".hit").evaluate_all("hits => hits.map(h => h.dataset.methods)")
     assert all(methods) and any("GRAPH" in m for m in methods), methods
     path = page.locator(".hit .path:has(button.edge)").first

@@ -219,7 +219,7 @@ function briefView(brief, openQuote) {
     "div",
     {},
     short,
-    h("p", { class: brief.settled ? "settled" : "unsettled" }, brief.settled ? "Settled: the sources agree." : "Not settled: the sources leave this open."),
+    h("p", { class: brief.settled ? "settled" : "unsettled" }, brief.settled ? "Settled" : "Not settled"),
     quoteList("Support", brief.support, openQuote),
     quoteList("Context", brief.context, openQuote),
     quoteList("The other side", brief.otherSide, openQuote),

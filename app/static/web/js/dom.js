@@ -4,7 +4,7 @@
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) setAttribute(element, name, value);
-  element.append(...children.flat().filter((child) => child !== null && child !== undefined));
+  element.append(...present(children));
   return element;
 }
 
@@ -16,7 +16,12 @@ function setAttribute(element, name, value) {
 }
 
 export function replace(element, ...children) {
-  element.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined));
+  element.replaceChildren(...present(children));
+}
+
+// Children as views give them: nested lists, with null for "nothing here".
+function present(children) {
+  return children.flat(Infinity).filter((child) => child !== null && child !== undefined);
 }
 
 export function $(selector, root = document) {

@@ -60,7 +60,8 @@ function renderChooser() {
       collection.name,
     ),
   );
-  replace($("#chooser"), boxes.length ? boxes : h("span", { class: "hint" }, "No collections yet."));
+  const none = session.viewer && !session.can("search") ? session.reason("search") : "No collections yet.";
+  replace($("#chooser"), boxes.length ? boxes : h("span", { class: "hint" }, none));
 }
 
 function chooserChanged() {

@@ -59,7 +59,8 @@ function evidenceItem(session, evidence) {
   const open = evidence.span
     ? h("button", { class: "link", onclick: () => openSpan(session, spanOf(evidence), title) }, "open in document")
     : null;
-  return h("li", { class: "evidence-item" }, h("q", { dir: "auto" }, evidence.sentence || "(co-occurrence)"), " ", h("cite", {}, bdi(title)), " ", open);
+  const said = evidence.sentence ? h("q", { dir: "auto" }, evidence.sentence) : h("span", { class: "hint" }, "Both named in");
+  return h("li", { class: "evidence-item" }, said, " ", h("cite", {}, bdi(title)), " ", open);
 }
 
 function spanOf(evidence) {

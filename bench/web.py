@@ -1,0 +1,139 @@
+"""The web app's speed: the JavaScript of its first load, and the time to the first source on
+screen against the API's own time to sources.
+
+`trellis serve` in its own process serves the demo corpus. Each question is asked twice in
+turn, so both see the same machine:
+- API: a graphql-transport-ws client opens a socket, subscribes to answerStream and stops the
+  clock at the AnswerSources event;
+- page: Debian's Chromium, driven by Playwright, submits the same question; the page's own
+  clock runs from the submit (before its socket opens) to the frame after the sources are
+  drawn.
+Prints both medians and the median and p95 of their paired difference (goal: 100 ms or less).
+Run with `.venv/bin/python -m bench.web`.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from typing import Any
+
+import httpx
+from websockets.sync.client import connect
+from websockets.typing import Subprotocol
+
+from app.localdb.stack import local_stack, make_key
+from app.settings import PROJECT_ROOT
+from bench._serving import CREATE, served
+from bench._timing import p50_p95
+
+ROUNDS = 3
+QUESTIONS = [
+    "Who was the incident commander of INC-2041?",
+    "When was the Northwind agreement signed?",
+    "How many days of annual leave does a full-time employee get?",
+    "Who do people questions go to?",
+    "What caused the certificate failure?",
+    "Within how many days are invoices due?",
+]
+STREAM = """subscription($input: AnswerInput!) { answerStream(input: $input) {
+  __typename ... on AnswerSources { sources { ref } } } }"""
+INGEST = """mutation($c: String!, $docs: [DocumentInput!]!) {
+  ingestDocuments(collection: $c, documents: $docs, wait: true) { job { indexed } } }"""
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+def demo_documents() -> list[dict[str, Any]]:
+    kinds = {".md": "text/markdown", ".html": "text/html"}
+    paths = sorted(p for p in (PROJECT_ROOT / "demo").rglob("*") if p.is_file())
+    return [
+        {"externalId": str(p.relative_to(PROJECT_ROOT)), "text": p.read_text(),
+         "contentType": kinds.get(p.suffix, "text/plain")}
+        for p in paths
+    ]  # fmt: skip
+
+
+def load(url: str, key: str) -> str:
+    with httpx.Client(base_url=url, headers={"X-API-Key": key}, timeout=120) as http:
+        http.post("/graphql", json={"query": CREATE, "variables": {"n": "demo"}})
+        body = {"query": INGEST, "variables": {"c": "demo", "docs": demo_documents()}}
+        http.post("/graphql", json=body).raise_for_status()
+    return "demo"
+
+
+def api_time_to_sources(url: str, key: str, collection: str, question: str) -> float:
+    """ms from opening the socket to the AnswerSources event, as the page's clock runs."""
+    started = time.perf_counter()
+    ws_url = url.replace("http://", "ws://") + "/graphql"
+    with connect(ws_url, subprotocols=[Subprotocol("graphql-transport-ws")]) as ws:
+        ws.send(json.dumps({"type": "connection_init", "payload": {"X-API-Key": key}}))
+        ws.recv(timeout=30)
+        variables = {"input": {"collections": [collection], "query": question}}
+        payload = {"query": STREAM, "variables": variables}
+        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        while json.loads(ws.recv(timeout=60))["type"] != "next":
+            pass
+        elapsed = (time.perf_counter() - started) * 1000
+        ws.send(json.dumps({"id": "1", "type": "complete"}))
+    return elapsed
+
+
+class Page:
+    """The app in Chromium, signed in, asking on the Ask view."""
+
+    def __init__(self, playwright: Any, url: str, key: str) -> None:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                             args=CHROMIUM_ARGS)  # fmt: skip
+        self.page = browser.new_page()
+        self.scripts: list[tuple[int, int]] = []
+        self.page.on("response", self._count)
+        self.page.goto(f"{url}/#apiKey={key}")
+        self.page.wait_for_selector("#who >> text=answer")
+        self.asked = 0
+
+    def _count(self, response: Any) -> None:
+        if response.request.resource_type == "script":
+            sizes = response.request.sizes()
+            self.scripts.append((sizes["responseBodySize"], len(response.body())))
+
+    def time_to_sources(self, question: str) -> float:
+        self.page.fill("#question", question)
+        self.page.click("#ask-button")
+        index = self.asked
+        self.asked += 1
+        self.page.wait_for_selector(f".turn >> nth={index} >> .usage:not(:empty)", timeout=60_000)
+        return float(self.page.evaluate(f"window.trellisTimings[{index}].sourcesShown"))
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    with local_stack() as stack, served(stack, 1) as (url, _):
+        key = make_key(stack, "bench-web")
+        collection = load(url, key)
+        with sync_playwright() as playwright:
+            page = Page(playwright, url, key)
+            wire = sum(s for s, _ in page.scripts) / 1024
+            raw = sum(b for _, b in page.scripts) / 1024
+            print(f"first load: {len(page.scripts)} scripts, {wire:.0f} KB over the wire "
+                  f"(gzip), {raw:.0f} KB uncompressed; goal 500 KB gzip")  # fmt: skip
+            api, shown = [], []
+            for _ in range(ROUNDS):
+                for question in QUESTIONS:
+                    api.append(api_time_to_sources(url, key, collection, question))
+                    shown.append(page.time_to_sources(question))
+    report(api, shown)
+
+
+def report(api: list[float], shown: list[float]) -> None:
+    differences = [s - a for a, s in zip(api, shown, strict=True)]
+    p50, p95 = p50_p95(differences)
+    print(f"{len(api)} questions: API time to sources median {statistics.median(api):.0f} ms;"
+          f" first source on screen median {statistics.median(shown):.0f} ms")  # fmt: skip
+    print(f"page minus API, paired: median {p50:+.0f} ms, p95 {p95:+.0f} ms; goal 100 ms or less")
+
+
+if __name__ == "__main__":
+    main()
