@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import httpx
 import pytest
 
+from tests.graphql_client import GraphQLClient
+from tests.helpers import new_collection
 from tests.web.conftest import open_app, screenshot
 
 if TYPE_CHECKING:
@@ -60,6 +63,32 @@ def test_a_follow_up_carries_the_history(page: Page, demo: tuple[str, str]) -> N
         page.wait_for_selector(f".turn >> nth={turn} >> .usage:not(:empty)")
     [follow_up] = [frame for frame in sent if "And of INC-2077?" in frame]
     assert "Who was the incident commander of INC-2041?" in follow_up and "ASSISTANT" in follow_up
+
+
+def test_an_abstention_is_told_in_words(page: Page, demo: tuple[str, str]) -> None:
+    open_app(page, demo[0])
+    page.fill("#question", "What colour is the company's logo on the delivery vans?")
+    page.click("#ask-button")
+    page.wait_for_selector(".usage:not(:empty)")
+    abstained = page.locator(".abstained")
+    assert abstained.get_attribute("data-reason") == "NO_CONTEXT"
+    assert "NO_CONTEXT" not in abstained.inner_text()
+    assert page.locator("a.citation").count() == 0
+
+
+def test_an_api_error_is_told_in_words(
+    http: httpx.Client, tenant_key: str, page: Page
+) -> None:
+    gql = GraphQLClient(http, tenant_key)
+    name = new_collection(gql)
+    open_app(page, tenant_key)
+    gql.data("mutation($n: String!) { deleteCollection(name: $n) }", n=name)
+    page.fill("#question", "Who wrote the report?")
+    page.click("#ask-button")
+    alert = page.locator(".turn .error")
+    alert.wait_for()
+    assert alert.get_attribute("data-code") == "NOT_FOUND"
+    assert alert.inner_text().startswith("Not found") and "{" not in alert.inner_text()
 
 
 def test_a_rejected_key_is_told_in_words(page: Page, demo: tuple[str, str]) -> None:

@@ -3,7 +3,7 @@
 // brief, the claims the verifier changed, and the usage. Follow-ups carry the history.
 
 import { $, badge, bdi, h, replace } from "./dom.js";
-import { errorBox } from "./errors.js";
+import { abstentionBox, errorBox } from "./errors.js";
 import { pathChain } from "./paths.js";
 import { ANSWER_OPTIONS, ANSWER_STREAM } from "./queries.js";
 import { documentTitle, methodBadges, openSpan } from "./reader.js";
@@ -188,7 +188,7 @@ class Turn {
     this.parts.text.setAttribute("dir", answer.direction.toLowerCase());
     this.parts.text.lang = answer.language;
     this.#renderText(answer.text);
-    replace(this.parts.status, answer.abstained ? abstention(answer) : "");
+    replace(this.parts.status, answer.abstained ? abstentionBox(answer.abstainReason) : "");
     replace(this.parts.brief, briefView(answer.brief, (quote, note) => this.#openQuote(quote, note)));
     replace(this.parts.usage, usageLine(answer));
     conversation.history.push({ role: "USER", content: this.query }, { role: "ASSISTANT", content: answer.text });
@@ -202,10 +202,6 @@ class Turn {
   #failed(error) {
     replace(this.parts.status, errorBox(error));
   }
-}
-
-function abstention(answer) {
-  return h("p", { class: "abstained" }, "Trellis did not answer: ", answer.abstainReason || "the sources do not support an answer.");
 }
 
 function claimItem(claim) {

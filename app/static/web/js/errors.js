@@ -51,3 +51,14 @@ export function errorBox(error) {
     next ? h("p", { class: "hint" }, next) : null,
   );
 }
+
+const ABSTENTIONS = {
+  NO_CONTEXT: "no passage in the chosen collections answers this question.",
+  UNSUPPORTED_CLAIM: "the answer it drafted could not be verified against its sources, so it was withheld.",
+};
+
+// Why an answer abstained, in words; the API's reason code stays in the element's data.
+export function abstentionBox(reason) {
+  const words = ABSTENTIONS[reason] || "the sources do not support an answer.";
+  return h("p", { class: "abstained", dataset: { reason: reason || "" } }, "Trellis did not answer: ", words);
+}
