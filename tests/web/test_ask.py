@@ -31,7 +31,10 @@ def test_an_answer_streams_sources_then_text_and_a_citation_opens_its_span(
     citation = page.locator("a.citation").first
     ref = citation.get_attribute("data-ref") or ""
     citation.click()
-    assert "Priya Natarajan" in page.inner_text("#panel mark")
+    quotes = page.locator(".quote.verified q").all_inner_texts()
+    marked = page.inner_text("#panel mark")
+    assert "Priya Natarajan" in marked and marked in quotes, (marked, quotes)
+    assert marked in page.inner_text("#panel .passage")
     cited = page.inner_text(f"#source-{ref.replace(':', '-')} .source-title")
     assert page.inner_text("#panel h2") == cited and "2041" in cited
     screenshot(page, "ask")

@@ -96,6 +96,7 @@ class Turn {
     this.query = query;
     this.text = "";
     this.sources = new Map();
+    this.quotes = [];
     this.timing = { started: performance.now() };
     window.trellisTimings.push(this.timing);
     this.parts = {
@@ -152,8 +153,13 @@ class Turn {
     );
   }
 
+  // A citation opens the words its source was quoted for, where the brief quotes it, inside
+  // the passage; otherwise the passage.
   #open(source, note = null) {
-    if (source.span) openSpan(this.session, source.span, documentTitle(source.document), note);
+    const quote = this.quotes.find((q) => q.ref === source.ref && q.verified);
+    const title = documentTitle(source.document);
+    if (quote) openSpan(this.session, quote.span, title, note, source.span);
+    else if (source.span) openSpan(this.session, source.span, title, note);
   }
 
   #addText(delta) {
@@ -189,6 +195,7 @@ class Turn {
     this.parts.text.lang = answer.language;
     this.#renderText(answer.text);
     replace(this.parts.status, answer.abstained ? abstentionBox(answer.abstainReason) : "");
+    this.quotes = [...answer.brief.support, ...answer.brief.context, ...answer.brief.otherSide];
     replace(this.parts.brief, briefView(answer.brief, (quote, note) => this.#openQuote(quote, note)));
     replace(this.parts.usage, usageLine(answer));
     conversation.history.push({ role: "USER", content: this.query }, { role: "ASSISTANT", content: answer.text });
@@ -196,7 +203,8 @@ class Turn {
 
   #openQuote(quote, note) {
     const source = this.sources.get(quote.ref);
-    openSpan(this.session, quote.span, source ? documentTitle(source.document) : quote.ref, note);
+    const title = source ? documentTitle(source.document) : quote.ref;
+    openSpan(this.session, quote.span, title, note, source && source.span);
   }
 
   #failed(error) {

@@ -4,12 +4,12 @@ import { $, badge, bdi, h, replace } from "./dom.js";
 import { errorBox } from "./errors.js";
 import { READ_SPANS } from "./queries.js";
 
-// Opens `span` of a document in the panel. `note` says why it is shown, e.g. a quote
-// that failed verification.
-export async function openSpan(session, span, title, note = null) {
+// Opens `span` of a document in the panel, marked; `passage`, when given, is the passage
+// around it, shaded. `note` says why it is shown, e.g. a quote that failed verification.
+export async function openSpan(session, span, title, note = null, passage = null) {
   const panel = showPanel(title, note, h("p", { class: "hint" }, "Reading…"));
   try {
-    const body = await readAround(session, span);
+    const body = await readAround(session, span, passage);
     replace($(".panel-body", panel), body);
     const mark = $("mark", panel);
     if (mark) mark.scrollIntoView({ block: "center" });
@@ -20,16 +20,19 @@ export async function openSpan(session, span, title, note = null) {
 
 // The whole text for a character span, so the span is seen in place; the span alone
 // when the document is past what one read returns, or is paged.
-async function readAround(session, span) {
+async function readAround(session, span, passage) {
   if (span.unit !== "CHARS") return h("div", { class: "text", dir: "auto" }, await read(session, span));
   const [whole] = await readSpans(session, [{ ...span, unit: "FILE", start: 0, end: 0 }]);
   if (whole.text.length < span.end) {
     return h("div", { class: "text", dir: "auto" }, h("mark", {}, await read(session, span)));
   }
-  const before = whole.text.slice(0, span.start);
-  const marked = whole.text.slice(span.start, span.end);
-  const after = whole.text.slice(span.end);
-  return h("div", { class: "text", dir: "auto" }, before, h("mark", {}, marked), after);
+  const outer = encloses(passage, span) ? passage : span;
+  const inner = [whole.text.slice(outer.start, span.start), h("mark", {}, whole.text.slice(span.start, span.end)), whole.text.slice(span.end, outer.end)];
+  return h("div", { class: "text", dir: "auto" }, whole.text.slice(0, outer.start), h("span", { class: "passage" }, inner), whole.text.slice(outer.end));
+}
+
+function encloses(passage, span) {
+  return Boolean(passage) && passage.documentId === span.documentId && passage.unit === "CHARS" && passage.start <= span.start && span.end <= passage.end;
 }
 
 async function read(session, span) {
