@@ -173,6 +173,10 @@ class AnswerClaim:
     refs: list[str]
     status: ClaimStatus
     reason: str | None
+    repaired_citation: bool = strawberry.field(
+        description="The composer cited no source, or sources that do not support the claim;"
+        " verification found the one source that does and cited it."
+    )
 
     @classmethod
     def of(cls, claim: results.Claim) -> AnswerClaim:
@@ -181,6 +185,7 @@ class AnswerClaim:
             refs=list(claim.refs),
             status=ClaimStatus(claim.status.value),
             reason=claim.reason,
+            repaired_citation=claim.repaired,
         )
 
 
@@ -270,6 +275,10 @@ class AnswerVerification:
     claims_supported: int
     claims_caveated: int
     claims_removed: int
+    claims_repaired: int = strawberry.field(
+        description="Supported claims that verification cited itself: the composer's markers"
+        " were missing or pointed at sources that do not support them."
+    )
 
 
 @strawberry.type

@@ -46,7 +46,8 @@ class Subscription:
     @strawberry.subscription(
         permission_classes=ANSWER,
         description="An answer as it is written: AnswerSources, then AnswerDelta events (verified"
-        " text), an AnswerClaim for each claim caveated or removed, and AnswerDone last.",
+        " text), an AnswerClaim for each claim caveated, removed or repaired (cited by"
+        " verification), and AnswerDone last.",
     )
     async def answer_stream(
         self, info: Info, input: AnswerInput

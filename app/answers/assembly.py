@@ -129,4 +129,5 @@ def _verification(parts: AnswerParts) -> Verification:
         claims_supported=statuses.count(ClaimStatus.SUPPORTED),
         claims_caveated=statuses.count(ClaimStatus.CAVEATED),
         claims_removed=statuses.count(ClaimStatus.REMOVED),
+        claims_repaired=sum(c.repaired for c in parts.claims),
     )

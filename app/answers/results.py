@@ -51,6 +51,7 @@ class Claim:
     refs: tuple[str, ...]
     status: ClaimStatus = ClaimStatus.SUPPORTED
     reason: str | None = None
+    repaired: bool = False  # cited by verification: the composer's markers were missing or wrong
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class Verification:
     claims_supported: int
     claims_caveated: int
     claims_removed: int
+    claims_repaired: int
 
 
 @dataclass(frozen=True)

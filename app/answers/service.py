@@ -33,7 +33,7 @@ from app.answers.results import (
     Source,
 )
 from app.answers.rounds import Rounds, further
-from app.answers.verification import apply_policy, check_claim
+from app.answers.verification import apply_policy, verify_claim
 from app.collections.service import Collection, Collections
 from app.collections.spans import Spans
 from app.errors import ErrorCode, TrellisError
@@ -289,7 +289,7 @@ class Answers:
 
     async def _release(self, run: _Run, claim: Claim) -> AsyncIterator[AnswerEvent]:
         """Verify one claim; release its text unless the policy holds text back."""
-        reason = check_claim(claim, run.passages, self._settings.support_overlap)
+        claim, reason = verify_claim(claim, run.passages, self._settings.support_overlap)
         checked = apply_policy(claim, reason, run.policy, run.language.code)
         run.claims.append(checked)
         if run.policy is ClaimPolicy.ABSTAIN:
@@ -297,7 +297,7 @@ class Answers:
         if checked.status is not ClaimStatus.REMOVED:
             run.first_delta = run.first_delta or time.perf_counter()
             yield AnswerDelta(_joined(run, checked))
-        if checked.status is not ClaimStatus.SUPPORTED:
+        if checked.status is not ClaimStatus.SUPPORTED or checked.repaired:
             yield checked
 
     async def _finish(self, principal: Principal, run: _Run, draft: Draft) -> list[AnswerEvent]:

@@ -5,6 +5,10 @@
 - A claim (a sentence, with the markers after it) must cite a source. It is supported when
   the numbers and names it states, and any words it quotes, occur in the passages it cites,
   and enough of its content terms do (TRELLIS_ANSWER_SUPPORT_OVERLAP).
+- A claim that cites no source, or sources that do not support it (small models drop and
+  garble markers), is repaired when one source alone passes the same test: it is cited to
+  the source holding the most of its content terms, and flagged. Repair never cites a
+  source that lacks the claim's numbers, names or quoted words.
 - The collection's policy then removes an unsupported claim, caveats it, or turns the whole
   answer into an abstention.
 """
@@ -70,6 +74,26 @@ def check_claim(claim: Claim, passages: dict[str, str], threshold: float) -> str
     cited = normalise(" ".join(passages[r] for r in claim.refs))
     body = normalise(MARKER.sub("", claim.text))
     return _quote_problem(body, cited) or _fact_problem(body, cited, threshold)
+
+
+def verify_claim(claim: Claim, passages: dict[str, str], threshold: float) -> tuple[Claim, str | None]:
+    """The claim, repaired where its markers fail it and a source supports it, and why it
+    is still unsupported (None when it is supported)."""
+    reason = check_claim(claim, passages, threshold)
+    fixed = None if reason is None else repaired(claim, passages, threshold)
+    return (fixed, None) if fixed else (claim, reason)
+
+
+def repaired(claim: Claim, passages: dict[str, str], threshold: float) -> Claim | None:
+    """The claim cited to the one source that best supports it alone; None when none does."""
+    single = [(ref, replace(claim, refs=(ref,))) for ref in passages]
+    supporting = [ref for ref, one in single if check_claim(one, passages, threshold) is None]
+    if not supporting:
+        return None
+    body = normalise(MARKER.sub("", claim.text))
+    terms = set(analyze(body))
+    best = max(supporting, key=lambda ref: len(terms & set(analyze(passages[ref]))))
+    return replace(claim, text=f"{body} [[{best}]]", refs=(best,), repaired=True)
 
 
 def quoted_runs(text: str) -> list[str]:

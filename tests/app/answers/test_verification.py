@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import uuid
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.answers.request import ClaimPolicy
 from app.answers.results import Claim, ClaimStatus, Quote, QuoteSpan
@@ -11,7 +15,10 @@ from app.answers.verification import (
     check_claim,
     complete_end,
     quote_matches,
+    quoted_runs,
+    repaired,
     split_claims,
+    verify_claim,
 )
 
 PASSAGE = "Incident commander: Priya Natarajan.\nWrites failed for 2 minutes;  412 requests failed."
@@ -69,3 +76,63 @@ def test_streamed_text_is_complete_only_before_more_text() -> None:
     assert complete_end("One [[SRC:0001]].") == 0
     assert complete_end("One [[SRC:0001]]. Tw") == len("One [[SRC:0001]].")
     assert complete_end("One. [[SRC:0001]") == 0
+
+
+OTHERS = {
+    "SRC:0001": "Severity: SEV-3. Date: 19 April 2026. Incident commander: Jonas Weber.",
+    "SRC:0002": PASSAGE,
+    "SRC:0003": "The severity of the database failover was SEV-2.",
+}
+
+
+def test_an_uncited_claim_is_cited_to_the_source_that_supports_it() -> None:
+    fixed, reason = verify_claim(claim("Priya Natarajan was incident commander."), OTHERS, 0.5)
+    assert reason is None and fixed.repaired
+    assert fixed.refs == ("SRC:0002",) and fixed.text.endswith("commander. [[SRC:0002]]")
+
+
+def test_a_claim_citing_the_wrong_source_is_cited_to_the_right_one() -> None:
+    wrong = claim("Priya Natarajan was incident commander [[SRC:0001]].")
+    fixed, reason = verify_claim(wrong, OTHERS, 0.5)
+    assert reason is None and fixed.refs == ("SRC:0002",) and fixed.repaired
+    unknown = claim("Priya Natarajan was incident commander [[SRC:0042]].")
+    assert verify_claim(unknown, OTHERS, 0.5)[0].refs == ("SRC:0002",)
+
+
+def test_a_claim_no_source_supports_keeps_its_reason() -> None:
+    invented = claim("Priya Natarajan was incident commander for 9 minutes.")
+    assert verify_claim(invented, OTHERS, 0.5) == (invented, "cites no source")
+    assert repaired(invented, OTHERS, 0.5) is None
+
+
+def test_a_supported_claim_is_not_touched() -> None:
+    cited = claim("Priya Natarajan was incident commander [[SRC:0002]].")
+    assert verify_claim(cited, OTHERS, 0.5) == (cited, None)
+
+
+def test_repair_takes_the_source_with_most_of_the_claim() -> None:
+    both = {"SRC:0001": "SEV-2 was declared.", "SRC:0002": "The failover was declared SEV-2."}
+    fixed = repaired(claim("The failover was declared SEV-2."), both, 0.5)
+    assert fixed is not None and fixed.refs == ("SRC:0002",)
+
+
+WORDS = st.sampled_from(
+    ["Priya", "Natarajan", "commander", "the", "failover", "2026", "SEV-2", "Kiel", "born",
+     "412", "requests", "Jonas", "“failed", "writes”", "was", "in", "7", "Weber", "“the"]
+)  # fmt: skip
+TEXTS = st.lists(WORDS, min_size=1, max_size=12).map(" ".join)
+
+
+@given(body=TEXTS, passages=st.lists(TEXTS, min_size=1, max_size=4))
+def test_repair_never_cites_a_source_lacking_the_claims_numbers_names_or_quotes(
+    body: str, passages: list[str]
+) -> None:
+    sources = {f"SRC:{i + 1:04d}": text for i, text in enumerate(passages)}
+    fixed = repaired(claim(f"A {body}."), sources, 0.5)
+    if fixed is None:
+        return
+    [ref] = fixed.refs
+    held = " ".join(sources[ref].split())
+    stated = re.findall(r"\d+(?:[.,:]\d+)*", body) + re.findall(r"(?<=\s)[A-Z][\w'’-]+", body)
+    for piece in stated + quoted_runs(body):
+        assert " ".join(piece.split()) in held, (piece, held)
