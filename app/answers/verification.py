@@ -76,7 +76,9 @@ def check_claim(claim: Claim, passages: dict[str, str], threshold: float) -> str
     return _quote_problem(body, cited) or _fact_problem(body, cited, threshold)
 
 
-def verify_claim(claim: Claim, passages: dict[str, str], threshold: float) -> tuple[Claim, str | None]:
+def verify_claim(
+    claim: Claim, passages: dict[str, str], threshold: float
+) -> tuple[Claim, str | None]:
     """The claim, repaired where its markers fail it and a source supports it, and why it
     is still unsupported (None when it is supported)."""
     reason = check_claim(claim, passages, threshold)
