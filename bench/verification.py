@@ -1,6 +1,8 @@
-"""What verification adds to an LLM answer, against a provider streaming at a fixed rate.
+"""What verification adds to an LLM answer: against a provider streaming at a fixed rate,
+and what it keeps, repairs and removes of a real model's answers.
 
-Run with `.venv/bin/python -m bench.verification [--questions N] [--keep DIR]`. A local
+Run with `.venv/bin/python -m bench.verification [--questions N] [--keep DIR]`, and
+`--real [--questions N]` for the real model (below). A local
 OpenAI-compatible server (app/localdb/scripted_llm.py) answers every question after a fixed
 first-token delay, one word per fixed interval: three claims, each the first sentence of a
 prompt passage with its marker, so every claim is supported and released. The server notes
@@ -12,6 +14,12 @@ same run, per question:
   claim is whole (a claim is complete when the next one starts);
 - the model's last word → the whole answer: the last claim's check, the quotes' span
   check and the assembly.
+
+With `--real`, llama.cpp's server (app/localdb/llamacpp.py, SmolLM2-135M-Instruct on two
+threads, temperature 0) answers 2Wiki and HotpotQA questions through a pass-through that
+notes the model's first token. Per set: the claims kept as cited, repaired, and removed
+(under CAVEAT the removed ones would be caveated: the same check decides both), the answers'
+F1 and gold containment over the answer text, and the model's first token → first delta.
 """
 
 from __future__ import annotations
@@ -27,13 +35,17 @@ from pathlib import Path
 from typing import Any
 
 from app.answers.request import AnswerRequest
-from app.answers.results import AnswerDelta, AnswerDone
+from app.answers.results import AnswerDelta, AnswerDone, ClaimStatus
+from app.answers.verification import MARKER
+from app.localdb import llamacpp
 from app.localdb.scripted_llm import Reply, ScriptedLlm, scripted_llm
 from app.localdb.stack import Stack, local_stack, stack_services
 from app.services import Services
 from app.settings import Settings
 from app.tenancy.principal import Principal
+from bench._llm_proxy import TimingProxy, timing_proxy, url_of
 from bench._timing import p50_p95
+from bench.answers import f1, golds, normalise
 from bench.quality import ensure_corpus, questions
 from retrieval.request import SearchRequest
 from retrieval.sentences import sentences
@@ -90,11 +102,13 @@ async def measured(
 
 
 @asynccontextmanager
-async def llm_services(stack: Stack, llm: ScriptedLlm) -> AsyncIterator[Services]:
+async def llm_services(
+    stack: Stack, url: str, model: str = MODEL
+) -> AsyncIterator[Services]:
     env = {
         **stack.env(),
-        "TRELLIS_LLM_URL": llm.url,
-        "TRELLIS_LLM_MODELS": MODEL,
+        "TRELLIS_LLM_URL": url,
+        "TRELLIS_LLM_MODELS": model,
         "TRELLIS_LLM_API_KEY": "bench",
     }
     settings = Settings.from_env(env)
@@ -107,7 +121,7 @@ async def run(limit: int, keep: Path | None) -> Figures:
     figures = Figures()
     reply = Reply(build=pieces, first_delay=FIRST_TOKEN_S, piece_delay=WORD_S)
     with local_stack(keep_in=keep / DATASET if keep else None) as stack, scripted_llm(reply) as llm:
-        async with llm_services(stack, llm) as services:
+        async with llm_services(stack, llm.url) as services:
             tenant = await ensure_corpus(services, DATASET)
             principal = await services.keys.operator(tenant)
             for item in questions(DATASET, limit):
@@ -131,12 +145,115 @@ def report(limit: int, figures: Figures) -> None:
         print(f"| {label} | {p50:.1f} | {p95:.1f} |")
 
 
+KINDS = ("kept", "repaired", "removed")
+REAL_DATASETS = ("2wiki", "hotpotqa")
+
+
+@dataclass
+class RealFigures:
+    answers: int = 0
+    abstained: int = 0
+    claims: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    f1: list[float] = field(default_factory=list)
+    contained: list[float] = field(default_factory=list)
+    model_first: list[float] = field(default_factory=list)  # request → the model's first token
+    beyond_model: list[float] = field(default_factory=list)  # its first token → first delta
+
+
+async def real_measured(
+    services: Services, proxy: TimingProxy, principal: Principal, ask: tuple[str, dict[str, Any]]
+) -> tuple[float | None, Any]:
+    """The answer to one question, and its first delta's time."""
+    dataset, item = ask
+    request = AnswerRequest(SearchRequest((dataset,), item["question"], top_k=8),
+                            model=llamacpp.MODEL_NAME)  # fmt: skip
+    first_delta, answer = None, None
+    async for event in services.answers.stream(principal, request):
+        if isinstance(event, AnswerDelta) and first_delta is None:
+            first_delta = time.perf_counter()
+        if isinstance(event, AnswerDone):
+            answer = event.answer
+    return first_delta, answer
+
+
+def tally(figures: RealFigures, item: dict[str, Any], answer: Any) -> None:
+    figures.answers += 1
+    figures.abstained += answer.abstained
+    for claim in answer.claims:
+        kind = "removed" if claim.status is not ClaimStatus.SUPPORTED else (
+            "repaired" if claim.repaired else "kept")  # fmt: skip
+        figures.claims[kind] += 1
+    text = "" if answer.abstained else MARKER.sub("", answer.text)
+    figures.f1.append(max(f1(text, gold) for gold in golds(item)))
+    figures.contained.append(float(any(normalise(g) in normalise(text) for g in golds(item))))
+
+
+def timed(figures: RealFigures, proxy: TimingProxy, first_delta: float | None) -> None:
+    token = proxy.first_token[-1] if proxy.first_token else None
+    if token is not None:
+        figures.model_first.append((token - proxy.arrived[-1]) * 1000)
+    if token is not None and first_delta is not None:
+        figures.beyond_model.append((first_delta - token) * 1000)
+
+
+async def run_real_set(dataset: str, limit: int, keep: Path | None, llama: str) -> RealFigures:
+    figures = RealFigures()
+    kept = keep / dataset if keep else None
+    with local_stack(keep_in=kept) as stack, timing_proxy(llama) as proxy:
+        url = f"{url_of(proxy)}/v1"
+        async with llm_services(stack, url, llamacpp.MODEL_NAME) as services:
+            tenant = await ensure_corpus(services, dataset)
+            principal = await services.keys.operator(tenant)
+            for item in questions(dataset, limit):
+                ask = (dataset, item)
+                first_delta, answer = await real_measured(services, proxy, principal, ask)
+                tally(figures, item, answer)
+                timed(figures, proxy, first_delta)
+    return figures
+
+
+def run_real(limit: int, keep: Path | None) -> dict[str, RealFigures]:
+    reason = llamacpp.missing()
+    if reason:
+        raise SystemExit(f"bench.verification --real: {reason}")
+    model = llamacpp.local_model(None, threads=2, context=8192)
+    log = Path(".data/bench-llama-server.log")
+    with llamacpp.llama_server(model, llamacpp_port(), log) as llama:
+        return {d: asyncio.run(run_real_set(d, limit, keep, llama)) for d in REAL_DATASETS}
+
+
+def llamacpp_port() -> int:
+    from app.localdb.stack import free_port
+
+    return free_port()
+
+
+def report_real(found: dict[str, RealFigures]) -> None:
+    print(f"\n### A real model: {llamacpp.MODEL_NAME} (llama.cpp, 2 threads, temperature 0)\n")
+    print("| set | answers | abstained | claims kept | repaired | removed (caveated under"
+          " CAVEAT) | F1 | gold in text | model's first token p50 / p95 ms |"
+          " first token → first delta p50 / p95 ms |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for dataset, fig in found.items():
+        kept, repaired, removed = (fig.claims[k] for k in KINDS)
+        first, beyond = p50_p95(fig.model_first or [0.0]), p50_p95(fig.beyond_model or [0.0])
+        print(f"| {dataset} | {fig.answers} | {fig.abstained} | {kept} | {repaired} | {removed}"
+              f" | {100 * sum(fig.f1) / len(fig.f1):.1f}"
+              f" | {100 * sum(fig.contained) / len(fig.contained):.1f}"
+              f" | {first[0]:.0f} / {first[1]:.0f}"
+              f" | {beyond[0]:.0f} / {beyond[1]:.0f} |")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--questions", type=int, default=60)
     parser.add_argument("--keep", type=Path, default=None, help="keep the databases here")
+    parser.add_argument("--real", action="store_true", help="a real model, not a script")
     args = parser.parse_args()
-    report(args.questions, asyncio.run(run(args.questions, args.keep)))
+    if args.real:
+        report_real(run_real(args.questions, args.keep))
+    else:
+        report(args.questions, asyncio.run(run(args.questions, args.keep)))
 
 
 if __name__ == "__main__":
