@@ -23,8 +23,10 @@ $(VENV)/.installed: pyproject.toml
 $(LAUNCHER): services/neo4j/pom.xml $(wildcard services/neo4j/src/main/java/trellis/neo4j/*.java)
 	mvn -q -B -f services/neo4j/pom.xml package
 
+# `make run LLM=local` also serves a local model with llama.cpp (README: Answers).
+LLM ?= none
 run: setup
-	$(BIN)/trellis run
+	$(BIN)/trellis run --llm $(LLM)
 
 test: setup
 	$(BIN)/pytest
