@@ -120,3 +120,18 @@ def test_the_first_load_is_under_500_kb_of_javascript(page: Page, demo: tuple[st
     assert len(scripts) >= 8
     print(f"JavaScript on first load: {sum(scripts) / 1024:.0f} KB over the wire")
     assert sum(scripts) <= 500_000
+
+
+def test_a_document_is_asked_about_whole_from_its_row(page: Page, demo: tuple[str, str]) -> None:
+    key, collection = demo
+    open_app(page, key, f"collections/{collection}")
+    row = page.locator("#documents tr", has_text="INC-2041.md")
+    row.locator("a.ask-document").click()
+    page.wait_for_selector("h1 >> text=Ask about")
+    assert "INC-2041" in page.inner_text("h1")
+    page.fill("#question", "Who was the incident commander?")
+    page.click("#ask-button")
+    page.wait_for_selector(".usage:not(:empty)")
+    titles = set(page.locator(".sources .source-title").all_inner_texts())
+    assert len(titles) == 1 and "INC-2041" in titles.pop()
+    assert "Priya Natarajan" in page.inner_text(".answer-text")

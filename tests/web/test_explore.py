@@ -109,3 +109,18 @@ def test_paths_and_the_timeline_are_shown(
     path = page.locator("#paths .path").first
     assert path.locator("a.entity").first.inner_text() == "Maya Rosen"
     assert path.locator("a.entity").last.inner_text() == "Elena Petrova"
+
+
+def test_the_collections_themes_are_shown_with_their_entities(
+    http: httpx.Client, demo: tuple[str, str], page: Page
+) -> None:
+    key, collection = demo
+    GraphQLClient(http, key).data(
+        "mutation($c: String!) { refreshThemes(collection: $c) { themes { id } } }", c=collection
+    )
+    open_app(page, key, "explore")
+    page.wait_for_selector("#themes .theme")
+    theme = page.locator("#themes .theme").first
+    assert theme.locator("strong").inner_text() and theme.locator("a.entity").count() >= 2
+    theme.locator("a.entity").first.click()
+    page.wait_for_selector(".entity-page h1")

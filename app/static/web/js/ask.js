@@ -1,11 +1,12 @@
-// Ask: a question over the chosen collections, answered over answerStream. Sources show
-// first, then the verified text with each [[SRC:n]] marker as a link to its span, then the
-// brief, the claims the verifier changed, and the usage. Follow-ups carry the history.
+// Ask: a question over the chosen collections, answered over answerStream, or about one
+// document read whole (#/ask/document/<id>, documentAnswerStream). Sources show first, then
+// the verified text with each [[SRC:n]] marker as a link to its span, then the brief, the
+// claims the verifier changed, and the usage. Follow-ups carry the history.
 
 import { $, badge, bdi, h, replace } from "./dom.js";
 import { abstentionBox, errorBox } from "./errors.js";
 import { pathChain } from "./paths.js";
-import { ANSWER_OPTIONS, ANSWER_STREAM } from "./queries.js";
+import { ANSWER_OPTIONS, ANSWER_STREAM, DOCUMENT, DOCUMENT_ANSWER_STREAM } from "./queries.js";
 import { documentTitle, methodBadges, openSpan } from "./reader.js";
 
 const MARKER = /\[\[(SRC:\d{4})\]\]/g;
@@ -17,17 +18,32 @@ const conversation = { turns: [], history: [] };
 // Measured by the page for the browser test and bench/web.py: ms from submit.
 window.trellisTimings = [];
 
-export function mount(session, root) {
+export function mount(session, root, [kind, id]) {
+  const target = { document: kind === "document" ? id : null };
+  if (conversation.document !== target.document) newConversation();
+  conversation.document = target.document;
   const thread = h("div", { id: "thread" }, conversation.turns.map((turn) => turn.element));
   const form = askForm(session, thread);
-  replace(root, h("section", { class: "ask" }, h("h1", {}, "Ask"), thread, form));
+  const heading = h("h1", {}, "Ask");
+  replace(root, h("section", { class: "ask" }, heading, thread, form));
+  if (target.document) showDocument(session, heading, target.document);
   if (session.can("answer")) loadOptions(session, form);
   let stop = null;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    stop = ask(session, form, thread);
+    stop = ask(session, form, thread, target);
   });
   return () => stop && stop();
+}
+
+async function showDocument(session, heading, id) {
+  try {
+    const { document } = await session.api.query(DOCUMENT, { id });
+    replace(heading, "Ask about ", bdi(documentTitle(document)));
+    heading.after(h("p", { class: "hint" }, "The whole document is read, with no search. ", h("a", { href: "#/ask" }, "Ask the collections instead")));
+  } catch (error) {
+    heading.after(errorBox(error));
+  }
 }
 
 function askForm(session, thread) {
@@ -61,32 +77,27 @@ async function loadOptions(session, form) {
   }
 }
 
-function newConversation(thread) {
+function newConversation(thread = null) {
   conversation.turns = [];
   conversation.history = [];
-  replace(thread);
+  if (thread) replace(thread);
 }
 
-function ask(session, form, thread) {
+function ask(session, form, thread, target) {
   const query = $("#question", form).value.trim();
   if (!query) return null;
-  if (!session.chosen.size) {
+  if (!target.document && !session.chosen.size) {
     thread.append(errorBox({ code: "BAD_USER_INPUT", message: "Choose at least one collection at the top of the page." }));
     return null;
   }
-  const input = {
-    collections: [...session.chosen],
-    query,
-    history: conversation.history.slice(-HISTORY_MESSAGES),
-    effort: $("#effort", form).value,
-    model: $("#model", form).value || null,
-    sources: "ALL",
-  };
+  const common = { query, history: conversation.history.slice(-HISTORY_MESSAGES), model: $("#model", form).value || null, sources: "ALL" };
   $("#question", form).value = "";
   const turn = new Turn(session, query);
   conversation.turns.push(turn);
   thread.append(turn.element);
   turn.element.scrollIntoView({ block: "end" });
+  if (target.document) return session.api.subscribe(DOCUMENT_ANSWER_STREAM, { input: { ...common, document: target.document } }, turn.handlers());
+  const input = { ...common, collections: [...session.chosen], effort: $("#effort", form).value };
   return session.api.subscribe(ANSWER_STREAM, { input }, turn.handlers());
 }
 
@@ -117,7 +128,7 @@ class Turn {
 
   handlers() {
     return {
-      next: (data) => this.#event(data.answerStream),
+      next: (data) => this.#event(data.stream),
       error: (error) => this.#failed(error),
       done: () => {},
     };
@@ -213,8 +224,15 @@ class Turn {
 }
 
 function claimItem(claim) {
+  if (claim.status === "SUPPORTED") return repairedItem(claim);
   const label = claim.status === "REMOVED" ? "Removed" : "Caveated";
   return h("li", { class: `claim ${claim.status.toLowerCase()}` }, badge(label, claim.status.toLowerCase()), " ", h("span", { dir: "auto" }, bdi(claim.text)), claim.reason ? h("span", { class: "hint" }, ` (${claim.reason})`) : null);
+}
+
+// A claim the model left uncited (or cited wrongly), cited by verification to the source
+// that supports it.
+function repairedItem(claim) {
+  return h("li", { class: "claim repaired" }, badge("Citation repaired", "ok"), " ", h("span", { dir: "auto" }, bdi(claim.text.replace(MARKER, "").trim())));
 }
 
 function briefView(brief, openQuote) {

@@ -78,7 +78,8 @@ async function loadDocuments(session, name, container, after) {
 
 function documentRow(doc) {
   const notes = doc.graphNotes.length ? h("div", { class: "hint" }, doc.graphNotes.join("; ")) : null;
-  return h("tr", {}, h("td", { dir: "auto" }, bdi(documentTitle(doc)), notes), h("td", {}, doc.contentType), h("td", {}, badge(doc.status.toLowerCase())), h("td", {}, String(doc.chunkCount)), h("td", {}, when(doc.updatedAt)));
+  const ask = h("a", { class: "ask-document", href: `#/ask/document/${encodeURIComponent(doc.id)}`, title: "Ask about this document, read whole" }, "ask");
+  return h("tr", {}, h("td", { dir: "auto" }, bdi(documentTitle(doc)), " ", ask, notes), h("td", {}, doc.contentType), h("td", {}, badge(doc.status.toLowerCase())), h("td", {}, String(doc.chunkCount)), h("td", {}, when(doc.updatedAt)));
 }
 
 function uploadForm(session, name, documents) {

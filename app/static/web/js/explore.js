@@ -4,7 +4,7 @@
 import { $, bdi, h, replace } from "./dom.js";
 import { errorBox } from "./errors.js";
 import { entityLink, pathChain } from "./paths.js";
-import { ENTITIES, SEARCH } from "./queries.js";
+import { ENTITIES, SEARCH, THEMES } from "./queries.js";
 import { documentTitle, methodBadges, openSpan } from "./reader.js";
 
 export function mount(session, root) {
@@ -21,7 +21,39 @@ export function mount(session, root) {
     event.preventDefault();
     search(session, form, results);
   });
-  replace(root, h("section", { class: "explore" }, h("h1", {}, "Explore"), form, allowed ? null : h("p", { class: "denied" }, session.reason("search")), results));
+  const themes = h("div", { id: "themes" });
+  replace(root, h("section", { class: "explore" }, h("h1", {}, "Explore"), form, allowed ? null : h("p", { class: "denied" }, session.reason("search")), results, themes));
+  if (allowed) showThemes(session, themes);
+}
+
+// The global view: each chosen collection's themes (communities of its entity graph),
+// with their top entities, best-supported facts and a representative passage.
+async function showThemes(session, container) {
+  try {
+    const found = await Promise.all([...session.chosen].map(async (collection) => [collection, (await session.api.query(THEMES, { collection })).themes]));
+    replace(container, found.map(([collection, themes]) => themeList(session, collection, themes)));
+  } catch (error) {
+    replace(container, errorBox(error));
+  }
+}
+
+function themeList(session, collection, result) {
+  const heading = h("h2", {}, "Themes of ", bdi(collection));
+  if (!result.themes.length) return [heading, h("p", { class: "hint" }, "No themes yet: they are computed in the background after ingestion.")];
+  return [heading, result.stale ? h("p", { class: "note" }, "Being recomputed after recent changes.") : null, h("ul", { class: "themes" }, result.themes.map((theme) => themeItem(session, theme)))];
+}
+
+function themeItem(session, theme) {
+  const chunk = theme.chunks[0];
+  const open = chunk ? () => openSpan(session, { documentId: chunk.documentId, unit: "CHARS", ...chunk.span }, chunk.title) : null;
+  return h(
+    "li",
+    { class: "theme" },
+    h("strong", {}, bdi(theme.label)), h("span", { class: "hint" }, ` · ${theme.size} entities`),
+    h("div", {}, theme.entities.slice(0, 6).map((e) => [entityLink(e.entity), " "])),
+    h("ul", { class: "facts" }, theme.facts.slice(0, 3).map((f) => h("li", {}, entityLink(f.subject), ` ${f.predicate} `, entityLink(f.object)))),
+    chunk ? h("button", { class: "link", onclick: open }, h("q", { dir: "auto" }, chunk.excerpt)) : null,
+  );
 }
 
 async function search(session, form, results) {

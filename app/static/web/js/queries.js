@@ -16,20 +16,27 @@ const QUOTE = `ref text verified span { documentId unit start end }`;
 const ANSWER = `text language direction abstained abstainReason degraded missingLegs
   brief { answer shortAnswer confidence settled gaps
     support { ${QUOTE} } context { ${QUOTE} } otherSide { ${QUOTE} } }
-  claims { text refs status reason }
+  claims { text refs status reason repairedCitation }
   usage { model promptTokens completionTokens passagesRead timeToFirstDeltaMs latencyMs }
   verification { policy quotesChecked quotesVerified claimsChecked claimsSupported
     claimsCaveated claimsRemoved }`;
 
-export const ANSWER_STREAM = `subscription($input: AnswerInput!) {
-  answerStream(input: $input) {
-    __typename
+const EVENTS = `__typename
     ... on AnswerSources { sources { ${SOURCE} } queryUsed degraded missingLegs }
     ... on AnswerDelta { text }
-    ... on AnswerClaim { text refs status reason }
-    ... on AnswerDone { answer { ${ANSWER} } }
-  }
+    ... on AnswerClaim { text refs status reason repairedCitation }
+    ... on AnswerDone { answer { ${ANSWER} } }`;
+
+export const ANSWER_STREAM = `subscription($input: AnswerInput!) {
+  stream: answerStream(input: $input) { ${EVENTS} }
 }`;
+
+// The same events about one document, read whole with no search.
+export const DOCUMENT_ANSWER_STREAM = `subscription($input: DocumentAnswerInput!) {
+  stream: documentAnswerStream(input: $input) { ${EVENTS} }
+}`;
+
+export const DOCUMENT = `query($id: ID!) { document(id: $id) { id title externalId contentType } }`;
 
 export const ANSWER_OPTIONS = `{ answerModels { name provider default }
   answerEfforts { name budgetSeconds } }`;
@@ -101,4 +108,14 @@ export const INGEST_PROGRESS = `subscription($jobId: ID!) {
 
 export const JOB_OUTCOMES = `query($id: ID!) {
   job(id: $id) { outcomes { index externalId status code message } }
+}`;
+
+export const THEMES = `query($collection: String!) {
+  themes(collection: $collection, first: 6) {
+    stale themesUpdatedAt
+    themes { id label size
+      entities { entity { ${ENTITY} } }
+      facts { subject { ${ENTITY} } predicate object { ${ENTITY} } support }
+      chunks { documentId title span { start end } excerpt } }
+  }
 }`;
