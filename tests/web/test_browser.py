@@ -10,7 +10,7 @@ from tests.web import browser
 
 
 def test_no_chromium_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(browser.shutil, "which", lambda name: None)
+    monkeypatch.setattr("shutil.which", lambda name: None)
     monkeypatch.setattr(browser, "CHROMIUM", tmp_path / "chromium")
     assert browser.missing() == "no Chromium at /usr/bin/chromium (apt-get install chromium)"
     assert browser.browser_line() == (
@@ -21,6 +21,6 @@ def test_no_chromium_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 def test_a_found_chromium_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     found = tmp_path / "chromium"
     found.touch()
-    monkeypatch.setattr(browser.shutil, "which", lambda name: str(found))
+    monkeypatch.setattr("shutil.which", lambda name: str(found))
     assert browser.missing() is None
     assert browser.browser_line() == f"browser tests: {found}"
