@@ -135,3 +135,16 @@ def test_a_document_is_asked_about_whole_from_its_row(page: Page, demo: tuple[st
     titles = set(page.locator(".sources .source-title").all_inner_texts())
     assert len(titles) == 1 and "INC-2041" in titles.pop()
     assert "Priya Natarajan" in page.inner_text(".answer-text")
+
+
+def test_a_research_run_shows_its_steps_then_its_answer(page: Page, demo: tuple[str, str]) -> None:
+    open_app(page, demo[0])
+    page.fill("#question", "Who was the incident commander of INC-2041?")
+    page.select_option("#effort", "RESEARCH")
+    page.click("#ask-button")
+    page.wait_for_selector(".run-status[data-status=DONE]", timeout=60_000)
+    kinds = page.locator(".steps .step").evaluate_all("steps => steps.map(s => s.dataset.kind)")
+    assert kinds[0] == "PLAN" and "ROUND" in kinds and kinds[-1] == "COMPOSE", kinds
+    assert "Priya Natarajan" in page.inner_text(".answer-text")
+    assert page.locator(".sources .source").count() >= 1
+    assert page.locator("a.citation").count() >= 1

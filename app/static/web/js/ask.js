@@ -6,7 +6,15 @@
 import { $, badge, bdi, h, replace } from "./dom.js";
 import { abstentionBox, errorBox } from "./errors.js";
 import { pathChain } from "./paths.js";
-import { ANSWER_OPTIONS, ANSWER_STREAM, DOCUMENT, DOCUMENT_ANSWER_STREAM } from "./queries.js";
+import {
+  ANSWER_OPTIONS,
+  ANSWER_STREAM,
+  CANCEL_RESEARCH,
+  DOCUMENT,
+  DOCUMENT_ANSWER_STREAM,
+  RESEARCH_EVENTS,
+  START_RESEARCH,
+} from "./queries.js";
 import { documentTitle, methodBadges, openSpan } from "./reader.js";
 
 const MARKER = /\[\[(SRC:\d{4})\]\]/g;
@@ -55,7 +63,7 @@ function askForm(session, thread) {
     h(
       "div",
       { class: "row" },
-      h("label", {}, "Effort ", h("select", { id: "effort", disabled: !allowed }, h("option", { value: "MEDIUM" }, "medium"), h("option", { value: "HIGH" }, "high"))),
+      h("label", {}, "Effort ", h("select", { id: "effort", disabled: !allowed }, h("option", { value: "MEDIUM" }, "medium"), h("option", { value: "HIGH" }, "high"), h("option", { value: "RESEARCH" }, "research run (in rounds, in the background)"))),
       h("label", {}, "Model ", h("select", { id: "model", disabled: !allowed })),
       h("button", { type: "submit", id: "ask-button", disabled: !allowed, title: allowed ? "" : session.reason("answer") }, "Ask"),
       h("button", { type: "button", class: "secondary", onclick: () => newConversation(thread) }, "New conversation"),
@@ -97,8 +105,24 @@ function ask(session, form, thread, target) {
   thread.append(turn.element);
   turn.element.scrollIntoView({ block: "end" });
   if (target.document) return session.api.subscribe(DOCUMENT_ANSWER_STREAM, { input: { ...common, document: target.document } }, turn.handlers());
-  const input = { ...common, collections: [...session.chosen], effort: $("#effort", form).value };
-  return session.api.subscribe(ANSWER_STREAM, { input }, turn.handlers());
+  const effort = $("#effort", form).value;
+  const input = { ...common, collections: [...session.chosen] };
+  if (effort === "RESEARCH") return research(session, input, turn);
+  return session.api.subscribe(ANSWER_STREAM, { input: { ...input, effort } }, turn.handlers());
+}
+
+// A research run: started at once, followed over researchEvents step by step, and shown as
+// an answer when it is done. Returns what stops following it (the run goes on).
+function research(session, input, turn) {
+  let stop = null;
+  session.api.query(START_RESEARCH, { input }).then(
+    ({ startResearch }) => {
+      turn.following(startResearch.id, () => session.api.query(CANCEL_RESEARCH, { id: startResearch.id }));
+      stop = session.api.subscribe(RESEARCH_EVENTS, { id: startResearch.id }, turn.researchHandlers());
+    },
+    (error) => turn.handlers().error(error),
+  );
+  return () => stop && stop();
 }
 
 class Turn {
@@ -132,6 +156,41 @@ class Turn {
       error: (error) => this.#failed(error),
       done: () => {},
     };
+  }
+
+  following(id, cancel) {
+    this.steps = h("ol", { class: "steps" });
+    this.cancel = h("button", { type: "button", class: "secondary", onclick: () => cancel().catch((error) => this.#failed(error)) }, "Cancel run");
+    this.researchBox = h("div", { class: "research", dataset: { run: id } }, h("p", {}, "Research run queued… ", this.cancel), this.steps);
+    replace(this.parts.status, this.researchBox);
+  }
+
+  researchHandlers() {
+    return {
+      next: (data) => this.#researchEvent(data.researchEvents),
+      error: (error) => this.#failed(error),
+      done: () => {},
+    };
+  }
+
+  #researchEvent(event) {
+    if (event.__typename === "ResearchProgress") {
+      const step = event.step;
+      this.steps.append(h("li", { class: "step", dataset: { kind: step.kind } }, `${step.kind.toLowerCase()}: `, step.message, h("span", { class: "hint" }, ` (${step.passagesRead} passages read)`)));
+    } else if (event.__typename === "ResearchUpdated" && event.brief.shortAnswer) {
+      replace(this.parts.text, h("span", { class: "draft" }, "Draft: ", bdi(event.brief.shortAnswer)));
+    } else if (event.__typename === "ResearchDone") {
+      this.#researchDone(event.run);
+    }
+  }
+
+  #researchDone(run) {
+    const ended = `Research run ${run.status.toLowerCase()}${run.reason ? `: ${run.reason}` : ""}.`;
+    replace(this.researchBox.firstChild, h("span", { class: "run-status", dataset: { status: run.status } }, ended));
+    if (!run.answer) return;
+    this.#showSources({ sources: run.answer.sources, degraded: run.answer.degraded, missingLegs: run.answer.missingLegs });
+    this.#done(run.answer);
+    this.parts.status.prepend(this.researchBox);
   }
 
   #event(event) {

@@ -119,3 +119,18 @@ export const THEMES = `query($collection: String!) {
       chunks { documentId title span { start end } excerpt } }
   }
 }`;
+
+export const START_RESEARCH = `mutation($input: ResearchInput!) {
+  startResearch(input: $input) { id status }
+}`;
+
+export const CANCEL_RESEARCH = `mutation($id: ID!) { cancelResearch(id: $id) { status } }`;
+
+export const RESEARCH_EVENTS = `subscription($id: ID!) {
+  researchEvents(id: $id) {
+    __typename
+    ... on ResearchProgress { step { number kind message passagesRead } }
+    ... on ResearchUpdated { afterStep brief { shortAnswer } }
+    ... on ResearchDone { run { status reason answer { ${ANSWER} sources { ${SOURCE} } } } }
+  }
+}`;
