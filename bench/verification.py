@@ -166,7 +166,7 @@ async def real_measured(
     """The answer to one question, and its first delta's time."""
     dataset, item = ask
     request = AnswerRequest(SearchRequest((dataset,), item["question"], top_k=8),
-                            model=llamacpp.MODEL_NAME)  # fmt: skip
+                            model=services.settings.answers.llm.models[0])  # fmt: skip
     first_delta, answer = None, None
     async for event in services.answers.stream(principal, request):
         if isinstance(event, AnswerDelta) and first_delta is None:
@@ -196,12 +196,15 @@ def timed(figures: RealFigures, proxy: TimingProxy, first_delta: float | None) -
         figures.beyond_model.append((first_delta - token) * 1000)
 
 
-async def run_real_set(dataset: str, limit: int, keep: Path | None, llama: str) -> RealFigures:
+async def run_real_set(
+    dataset: str, limit: int, keep: Path | None, llama: tuple[str, str]
+) -> RealFigures:
     figures = RealFigures()
     kept = keep / dataset if keep else None
-    with local_stack(keep_in=kept) as stack, timing_proxy(llama) as proxy:
+    upstream, model = llama
+    with local_stack(keep_in=kept) as stack, timing_proxy(upstream) as proxy:
         url = f"{url_of(proxy)}/v1"
-        async with llm_services(stack, url, llamacpp.MODEL_NAME) as services:
+        async with llm_services(stack, url, model) as services:
             tenant = await ensure_corpus(services, dataset)
             principal = await services.keys.operator(tenant)
             for item in questions(dataset, limit):
@@ -212,14 +215,18 @@ async def run_real_set(dataset: str, limit: int, keep: Path | None, llama: str) 
     return figures
 
 
-def run_real(limit: int, keep: Path | None) -> dict[str, RealFigures]:
-    reason = llamacpp.missing()
+def run_real(limit: int, keep: Path | None) -> tuple[str, dict[str, RealFigures]]:
+    """The model of TRELLIS_LOCAL_LLM_GGUF (by default the bundled SmolLM2) on 2 threads."""
+    config = Settings.from_env().local_llm
+    reason = llamacpp.missing(config.gguf)
     if reason:
         raise SystemExit(f"bench.verification --real: {reason}")
-    model = llamacpp.local_model(None, threads=2, context=8192)
+    model = llamacpp.local_model(config.gguf, threads=2, context=config.context)
     log = Path(".data/bench-llama-server.log")
-    with llamacpp.llama_server(model, llamacpp_port(), log) as llama:
-        return {d: asyncio.run(run_real_set(d, limit, keep, llama)) for d in REAL_DATASETS}
+    with llamacpp.llama_server(model, llamacpp_port(), log) as url:
+        llama = (url, model.name)
+        found = {d: asyncio.run(run_real_set(d, limit, keep, llama)) for d in REAL_DATASETS}
+    return model.name, found
 
 
 def llamacpp_port() -> int:
@@ -228,8 +235,8 @@ def llamacpp_port() -> int:
     return free_port()
 
 
-def report_real(found: dict[str, RealFigures]) -> None:
-    print(f"\n### A real model: {llamacpp.MODEL_NAME} (llama.cpp, 2 threads, temperature 0)\n")
+def report_real(model: str, found: dict[str, RealFigures]) -> None:
+    print(f"\n### A real model: {model} (llama.cpp, 2 threads, temperature 0)\n")
     print("| set | answers | abstained | claims kept | repaired | removed (caveated under"
           " CAVEAT) | F1 | gold in text | model's first token p50 / p95 ms |"
           " first token → first delta p50 / p95 ms |")  # fmt: skip
@@ -251,7 +258,7 @@ def main() -> None:
     parser.add_argument("--real", action="store_true", help="a real model, not a script")
     args = parser.parse_args()
     if args.real:
-        report_real(run_real(args.questions, args.keep))
+        report_real(*run_real(args.questions, args.keep))
     else:
         report(args.questions, asyncio.run(run(args.questions, args.keep)))
 
