@@ -2,9 +2,10 @@
 
 - A quote matches the canonical text of its span after NFC and whitespace normalisation
   only; one that does not is never shown as a quote.
-- A claim (a sentence, with the markers after it) must cite a source. It is supported when
-  the numbers and names it states, and any words it quotes, occur in the passages it cites,
-  and enough of its content terms do (TRELLIS_ANSWER_SUPPORT_OVERLAP).
+- A claim (a sentence, with the markers after it) must cite a source and state something (a
+  question asserts nothing). It is supported when the numbers and names it states, and any
+  words it quotes, occur in the passages it cites, and enough of its content terms do
+  (TRELLIS_ANSWER_SUPPORT_OVERLAP).
 - A claim that cites no source, or sources that do not support it (small models drop and
   garble markers), is repaired when one source alone passes the same test: it is cited to
   the source holding the most of its content terms, and flagged. Repair never cites a
@@ -73,7 +74,15 @@ def check_claim(claim: Claim, passages: dict[str, str], threshold: float) -> str
         return f"cites {unknown[0]}, which is not a source of this answer"
     cited = normalise(" ".join(passages[r] for r in claim.refs))
     body = normalise(MARKER.sub("", claim.text))
+    if _asks(body):
+        return "asks a question rather than stating anything"
     return _quote_problem(body, cited) or _fact_problem(body, cited, threshold)
+
+
+def _asks(body: str) -> bool:
+    """A sentence that ends in a question mark, outside any quotation, asserts nothing:
+    a model restating the question would otherwise pass on the passage's words."""
+    return _QUOTED.sub("", body).rstrip().endswith(("?", "？", "؟"))
 
 
 def verify_claim(

@@ -54,6 +54,15 @@ def test_unsupported_claims_say_why() -> None:
     assert "too little" in (check_claim(vague, PASSAGES, 0.5) or "")
 
 
+def test_a_question_asserts_nothing_but_a_quoted_one_is_a_quote() -> None:
+    echo = claim("Question: who was the incident commander? [[SRC:0001]]")
+    assert check_claim(echo, PASSAGES, 0.5) == "asks a question rather than stating anything"
+    assert repaired(claim("Who was the incident commander?"), PASSAGES, 0.5) is None
+    passage = {"SRC:0001": "Who approves leave? The line manager approves leave."}
+    quoted = claim("The handbook asks “Who approves leave?” [[SRC:0001]].")
+    assert check_claim(quoted, passage, 0.5) is None
+
+
 def test_quotes_match_after_nfc_and_whitespace_only() -> None:
     span = QuoteSpan(uuid.uuid4(), "CHARS", 0, 10)
     assert quote_matches(Quote("SRC:0001", "failed for 2\nminutes", span), "failed  for 2 minutes")
