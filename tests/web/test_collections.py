@@ -13,7 +13,7 @@ import pytest
 from app.localdb.stack import Stack, make_key
 from app.tenancy.keys import KeyRequest
 from tests.graphql_client import GraphQLClient
-from tests.helpers import new_collection
+from tests.helpers import ingest, new_collection
 from tests.web.conftest import open_app, screenshot
 
 if TYPE_CHECKING:
@@ -55,22 +55,27 @@ def test_an_upload_shows_progress_to_the_end_and_lists_failures_with_codes(
 
 
 @pytest.fixture
-def reader_key(stack: Stack) -> str:
-    return make_key(stack, f"web-reader-{uuid.uuid4().hex[:8]}", KeyRequest(("search", "answer")))
+def reader(http: httpx.Client, stack: Stack) -> tuple[str, str]:
+    """A key without ingest or admin, of a tenant whose collection holds a document."""
+    tenant = f"web-reader-{uuid.uuid4().hex[:8]}"
+    owner = GraphQLClient(http, make_key(stack, tenant))
+    name = new_collection(owner)
+    ingest(owner, name, {"externalId": "ferry.md", "text": NOTE, "contentType": "text/markdown"})
+    return make_key(stack, tenant, KeyRequest(("search", "answer"))), name
 
 
 def test_a_key_without_ingest_sees_upload_disabled_with_the_apis_reason(
-    reader_key: str, http: httpx.Client, page: Page
+    reader: tuple[str, str], page: Page
 ) -> None:
-    reader = reader_key
-    name = "anything"
-    open_app(page, reader, f"collections/{name}")
+    key, name = reader
+    open_app(page, key, f"collections/{name}")
     page.wait_for_selector("#upload-form")
     assert page.locator("#upload-button").is_disabled()
     assert page.locator("#upload-files").is_disabled()
     assert page.inner_text("#upload-form .denied") == "this API key lacks the 'ingest' scope"
     assert page.locator("#create-form button").is_disabled()
     assert page.inner_text("#create-form .denied") == "this API key lacks the 'admin' scope"
+    page.wait_for_selector("#documents tbody tr")
     screenshot(page, "keys")
 
 
