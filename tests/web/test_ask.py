@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import time
 from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from tests.graphql_client import GraphQLClient
+from tests.graphql_ws import open_ws
 from tests.helpers import new_collection
 from tests.web.conftest import open_app, screenshot
 
@@ -17,12 +20,32 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.integration
 
 
+QUESTION = "Who was the incident commander of INC-2041?"
+SOURCES_FIRST = """subscription($input: AnswerInput!) { answerStream(input: $input) {
+  __typename } }"""
+
+
+def api_time_to_sources(base_url: str, key: str, collection: str) -> float:
+    """ms from opening a socket to the AnswerSources event: the API's own time, clocked as
+    the page clocks its own (bench/web.py measures both over many questions)."""
+    started = time.perf_counter()
+    with open_ws(base_url, {"X-API-Key": key}) as ws:
+        ws.recv(timeout=30)  # connection_ack
+        variables = {"input": {"collections": [collection], "query": QUESTION}}
+        payload = {"query": SOURCES_FIRST, "variables": variables}
+        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        while json.loads(ws.recv(timeout=30))["type"] != "next":
+            pass
+        return (time.perf_counter() - started) * 1000
+
+
 def test_an_answer_streams_sources_then_text_and_a_citation_opens_its_span(
-    page: Page, demo: tuple[str, str]
+    page: Page, demo: tuple[str, str], base_url: str
 ) -> None:
-    key, _ = demo
+    key, collection = demo
+    api_time_to_sources(base_url, key, collection)  # both clocks then read a warm server
     open_app(page, key)
-    page.fill("#question", "Who was the incident commander of INC-2041?")
+    page.fill("#question", QUESTION)
     page.click("#ask-button")
     page.wait_for_selector(".usage:not(:empty)")
     timing = page.evaluate("window.trellisTimings[0]")
@@ -38,7 +61,9 @@ def test_an_answer_streams_sources_then_text_and_a_citation_opens_its_span(
     cited = page.inner_text(f"#source-{ref.replace(':', '-')} .source-title")
     assert page.inner_text("#panel h2") == cited and "2041" in cited
     screenshot(page, "ask")
-    print("sources received", timing["sourcesReceived"], "shown", timing["sourcesShown"])
+    api = api_time_to_sources(base_url, key, collection)
+    print(f"first source on screen {timing['sourcesShown']:.0f} ms; the API's own time to"
+          f" sources, asked again: {api:.0f} ms (not asserted: bench/web.py)")  # fmt: skip
 
 
 def test_a_hebrew_answer_reads_right_to_left(page: Page, demo: tuple[str, str]) -> None:
@@ -62,7 +87,7 @@ def test_a_follow_up_carries_the_history(page: Page, demo: tuple[str, str]) -> N
     questions = ("Who was the incident commander of INC-2041?", "And of INC-2077?")
     for turn, question in enumerate(questions):
         page.fill("#question", question)
-        page.click("#ask-button")
+        page.press("#question", "Enter")
         page.wait_for_selector(f".turn >> nth={turn} >> .usage:not(:empty)")
     [follow_up] = [frame for frame in sent if "And of INC-2077?" in frame]
     assert "Who was the incident commander of INC-2041?" in follow_up and "ASSISTANT" in follow_up

@@ -41,6 +41,13 @@ export function mount(session, root, [kind, id]) {
     event.preventDefault();
     stop = ask(session, form, thread, target);
   });
+  // Enter asks; Shift+Enter starts a new line.
+  $("#question", form).addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
   return () => stop && stop();
 }
 
