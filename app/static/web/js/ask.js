@@ -70,7 +70,7 @@ function askForm(session, thread) {
     h(
       "div",
       { class: "row" },
-      h("label", {}, "Effort ", h("select", { id: "effort", disabled: !allowed }, h("option", { value: "MEDIUM" }, "medium"), h("option", { value: "HIGH" }, "high"), h("option", { value: "RESEARCH" }, "research run (in rounds, in the background)"))),
+      h("label", {}, "Effort ", h("select", { id: "effort", disabled: !allowed }, h("option", { value: "MEDIUM" }, "medium"), h("option", { value: "HIGH" }, "high"), h("option", { value: "RESEARCH", title: "A research run: retrieval in rounds, in the background" }, "research run"))),
       h("label", {}, "Model ", h("select", { id: "model", disabled: !allowed })),
       h("button", { type: "submit", id: "ask-button", disabled: !allowed, title: allowed ? "" : session.reason("answer") }, "Ask"),
       h("button", { type: "button", class: "secondary", onclick: () => newConversation(thread) }, "New conversation"),
