@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
@@ -49,9 +50,9 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _forwarded(headers: object) -> dict[str, str]:
+def _forwarded(headers: Message) -> dict[str, str]:
     wanted = ("content-type", "authorization")
-    return {k: v for k, v in dict(headers).items() if k.lower() in wanted}  # type: ignore[call-overload]
+    return {k: v for k, v in headers.items() if k.lower() in wanted}
 
 
 def _has_content(line: str) -> bool:

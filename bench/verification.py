@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from app.answers.request import AnswerRequest
-from app.answers.results import AnswerDelta, AnswerDone, ClaimStatus
+from app.answers.results import Answer, AnswerDelta, AnswerDone, ClaimStatus
 from app.answers.verification import MARKER
 from app.localdb import llamacpp
 from app.localdb.scripted_llm import Reply, ScriptedLlm, scripted_llm
-from app.localdb.stack import Stack, local_stack, stack_services
+from app.localdb.stack import Stack, free_port, local_stack, stack_services
 from app.services import Services
 from app.settings import Settings
 from app.tenancy.principal import Principal
@@ -82,16 +82,27 @@ class Figures:
     model_first: list[float] = field(default_factory=list)
 
 
-async def measured(
-    services: Services, llm: ScriptedLlm, principal: Principal, query: str, figures: Figures
-) -> None:
-    request = AnswerRequest(SearchRequest((DATASET,), query, top_k=8), model=MODEL)
-    started, first_delta = time.perf_counter(), None
+async def streamed(
+    services: Services, principal: Principal, request: AnswerRequest
+) -> tuple[float | None, float, Answer]:
+    """An answer streamed as a client reads it: when its first delta came (None: no text
+    was released), when it ended, and the answer."""
+    first_delta, done, answer = None, 0.0, None
     async for event in services.answers.stream(principal, request):
         if isinstance(event, AnswerDelta) and first_delta is None:
             first_delta = time.perf_counter()
         if isinstance(event, AnswerDone):
-            done = time.perf_counter()
+            done, answer = time.perf_counter(), event.answer
+    assert answer is not None, "every stream ends with its answer"
+    return first_delta, done, answer
+
+
+async def measured(
+    services: Services, llm: ScriptedLlm, principal: Principal, query: str, figures: Figures
+) -> None:
+    request = AnswerRequest(SearchRequest((DATASET,), query, top_k=8), model=MODEL)
+    started = time.perf_counter()
+    first_delta, done, _ = await streamed(services, principal, request)
     assert first_delta is not None, "the scripted claims are supported, so text is released"
     sent, words = llm.sent[-1], claims_of(llm.requests[-1]["body"])
     first_claim_whole = sent[min(len(words[0]), len(sent) - 1)]
@@ -160,23 +171,7 @@ class RealFigures:
     beyond_model: list[float] = field(default_factory=list)  # its first token → first delta
 
 
-async def real_measured(
-    services: Services, proxy: TimingProxy, principal: Principal, ask: tuple[str, dict[str, Any]]
-) -> tuple[float | None, Any]:
-    """The answer to one question, and its first delta's time."""
-    dataset, item = ask
-    request = AnswerRequest(SearchRequest((dataset,), item["question"], top_k=8),
-                            model=services.settings.answers.llm.models[0])  # fmt: skip
-    first_delta, answer = None, None
-    async for event in services.answers.stream(principal, request):
-        if isinstance(event, AnswerDelta) and first_delta is None:
-            first_delta = time.perf_counter()
-        if isinstance(event, AnswerDone):
-            answer = event.answer
-    return first_delta, answer
-
-
-def tally(figures: RealFigures, item: dict[str, Any], answer: Any) -> None:
+def tally(figures: RealFigures, item: dict[str, Any], answer: Answer) -> None:
     figures.answers += 1
     figures.abstained += answer.abstained
     for claim in answer.claims:
@@ -208,8 +203,9 @@ async def run_real_set(
             tenant = await ensure_corpus(services, dataset)
             principal = await services.keys.operator(tenant)
             for item in questions(dataset, limit):
-                ask = (dataset, item)
-                first_delta, answer = await real_measured(services, proxy, principal, ask)
+                search = SearchRequest((dataset,), item["question"], top_k=8)
+                request = AnswerRequest(search, model=model)
+                first_delta, _, answer = await streamed(services, principal, request)
                 tally(figures, item, answer)
                 timed(figures, proxy, first_delta)
     return figures
@@ -223,16 +219,10 @@ def run_real(limit: int, keep: Path | None) -> tuple[str, dict[str, RealFigures]
         raise SystemExit(f"bench.verification --real: {reason}")
     model = llamacpp.local_model(config.gguf, threads=2, context=config.context)
     log = Path(".data/bench-llama-server.log")
-    with llamacpp.llama_server(model, llamacpp_port(), log) as url:
+    with llamacpp.llama_server(model, free_port(), log) as url:
         llama = (url, model.name)
         found = {d: asyncio.run(run_real_set(d, limit, keep, llama)) for d in REAL_DATASETS}
     return model.name, found
-
-
-def llamacpp_port() -> int:
-    from app.localdb.stack import free_port
-
-    return free_port()
 
 
 def report_real(model: str, found: dict[str, RealFigures]) -> None:

@@ -14,18 +14,20 @@ Run with `.venv/bin/python -m bench.web`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import statistics
 import time
 from typing import Any
 
-import httpx
 from websockets.sync.client import connect
 from websockets.typing import Subprotocol
 
-from app.localdb.stack import local_stack, make_key
+from app.cli.ingest import IngestRequest, run_ingest
+from app.localdb.chromium import launch
+from app.localdb.stack import Stack, local_stack, make_key
 from app.settings import PROJECT_ROOT
-from bench._serving import CREATE, served
+from bench._serving import served
 from bench._timing import p50_p95
 
 ROUNDS = 3
@@ -39,28 +41,16 @@ QUESTIONS = [
 ]
 STREAM = """subscription($input: AnswerInput!) { answerStream(input: $input) {
   __typename ... on AnswerSources { sources { ref } } } }"""
-INGEST = """mutation($c: String!, $docs: [DocumentInput!]!) {
-  ingestDocuments(collection: $c, documents: $docs, wait: true) { job { indexed } } }"""
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+TENANT = "bench-web"
 
 
-def demo_documents() -> list[dict[str, Any]]:
-    kinds = {".md": "text/markdown", ".html": "text/html"}
-    paths = sorted(p for p in (PROJECT_ROOT / "demo").rglob("*") if p.is_file())
-    return [
-        {"externalId": str(p.relative_to(PROJECT_ROOT)), "text": p.read_text(),
-         "contentType": kinds.get(p.suffix, "text/plain")}
-        for p in paths
-    ]  # fmt: skip
-
-
-def load(url: str, key: str) -> str:
-    with httpx.Client(base_url=url, headers={"X-API-Key": key}, timeout=120) as http:
-        http.post("/graphql", json={"query": CREATE, "variables": {"n": "demo"}})
-        body = {"query": INGEST, "variables": {"c": "demo", "docs": demo_documents()}}
-        http.post("/graphql", json=body).raise_for_status()
-    return "demo"
+def load(stack: Stack) -> str:
+    """The demo corpus, indexed and graphed as `trellis ingest demo` does, for the key's
+    tenant."""
+    request = IngestRequest([PROJECT_ROOT / "demo"], "demo", TENANT, create=True)
+    failures = asyncio.run(run_ingest(stack.settings, request))
+    assert not failures, failures
+    return request.collection
 
 
 def api_time_to_sources(url: str, key: str, collection: str, question: str) -> float:
@@ -84,9 +74,7 @@ class Page:
     """The app in Chromium, signed in, asking on the Ask view."""
 
     def __init__(self, playwright: Any, url: str, key: str) -> None:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                             args=CHROMIUM_ARGS)  # fmt: skip
-        self.page = browser.new_page()
+        self.page = launch(playwright).new_page()
         self.scripts: list[tuple[int, int]] = []
         self.page.on("response", self._count)
         self.page.goto(f"{url}/#apiKey={key}")
@@ -111,8 +99,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with local_stack() as stack, served(stack, 1) as (url, _):
-        key = make_key(stack, "bench-web")
-        collection = load(url, key)
+        key = make_key(stack, TENANT)
+        collection = load(stack)
         with sync_playwright() as playwright:
             page = Page(playwright, url, key)
             wire = sum(s for s, _ in page.scripts) / 1024

@@ -97,14 +97,17 @@ def verify_claim(
 
 def repaired(claim: Claim, passages: dict[str, str], threshold: float) -> Claim | None:
     """The claim cited to the one source that best supports it alone; None when none does."""
-    single = [(ref, replace(claim, refs=(ref,))) for ref in passages]
-    supporting = [ref for ref, one in single if check_claim(one, passages, threshold) is None]
+    supporting = [r for r in passages if _supports(r, claim, passages, threshold)]
     if not supporting:
         return None
     body = normalise(MARKER.sub("", claim.text))
     terms = set(analyze(body))
     best = max(supporting, key=lambda ref: len(terms & set(analyze(passages[ref]))))
     return replace(claim, text=f"{body} [[{best}]]", refs=(best,), repaired=True)
+
+
+def _supports(ref: str, claim: Claim, passages: dict[str, str], threshold: float) -> bool:
+    return check_claim(replace(claim, refs=(ref,)), passages, threshold) is None
 
 
 def quoted_runs(text: str) -> list[str]:

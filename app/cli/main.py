@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import sys
@@ -78,10 +79,8 @@ def run(llm: str) -> None:
     click.echo(f"Web app:   {base}/#apiKey={key}")
     click.echo(f"GraphiQL:  {base}/graphql#apiKey={key}")
     click.echo(f"API key:   {key}   (send it as the X-API-Key header)")
-    if llm == "local":
-        with local_llm(settings):
-            _serve(Settings.from_env())
-    else:
+    # The served app reads its settings from the environment, where local_llm names its model.
+    with local_llm(settings) if llm == "local" else contextlib.nullcontext():
         _serve(settings)
 
 

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
+from app.localdb.chromium import launch, missing
 from app.localdb.stack import Stack
 from tests.app.answers.test_answers import demo_documents
 from tests.graph_helpers import graphed_collection
 from tests.graphql_client import GraphQLClient
-from tests.web.browser import ARGS, SCREENSHOTS, chromium, missing
+from tests.web.browser import SCREENSHOTS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -29,7 +30,7 @@ def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(chromium()), args=ARGS)
+        launched = launch(playwright)
         yield launched
         launched.close()
 

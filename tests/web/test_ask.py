@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import time
 from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
+from bench.web import api_time_to_sources
 from tests.graphql_client import GraphQLClient
-from tests.graphql_ws import open_ws
 from tests.helpers import new_collection
 from tests.web.conftest import open_app, screenshot
 
@@ -21,29 +19,11 @@ pytestmark = pytest.mark.integration
 
 
 QUESTION = "Who was the incident commander of INC-2041?"
-SOURCES_FIRST = """subscription($input: AnswerInput!) { answerStream(input: $input) {
-  __typename } }"""
-
-
-def api_time_to_sources(base_url: str, key: str, collection: str) -> float:
-    """ms from opening a socket to the AnswerSources event: the API's own time, clocked as
-    the page clocks its own (bench/web.py measures both over many questions)."""
-    started = time.perf_counter()
-    with open_ws(base_url, {"X-API-Key": key}) as ws:
-        ws.recv(timeout=30)  # connection_ack
-        variables = {"input": {"collections": [collection], "query": QUESTION}}
-        payload = {"query": SOURCES_FIRST, "variables": variables}
-        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
-        while json.loads(ws.recv(timeout=30))["type"] != "next":
-            pass
-        return (time.perf_counter() - started) * 1000
-
-
 def test_an_answer_streams_sources_then_text_and_a_citation_opens_its_span(
     page: Page, demo: tuple[str, str], base_url: str
 ) -> None:
     key, collection = demo
-    api_time_to_sources(base_url, key, collection)  # both clocks then read a warm server
+    api_time_to_sources(base_url, key, collection, QUESTION)  # both clocks read a warm server
     open_app(page, key)
     page.fill("#question", QUESTION)
     page.click("#ask-button")
@@ -61,7 +41,7 @@ def test_an_answer_streams_sources_then_text_and_a_citation_opens_its_span(
     cited = page.inner_text(f"#source-{ref.replace(':', '-')} .source-title")
     assert page.inner_text("#panel h2") == cited and "2041" in cited
     screenshot(page, "ask")
-    api = api_time_to_sources(base_url, key, collection)
+    api = api_time_to_sources(base_url, key, collection, QUESTION)
     print(f"first source on screen {timing['sourcesShown']:.0f} ms; the API's own time to"
           f" sources, asked again: {api:.0f} ms (not asserted: bench/web.py)")  # fmt: skip
 

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from app.localdb import chromium
 from tests.web import browser
 
 
 def test_no_chromium_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr("shutil.which", lambda name: None)
-    monkeypatch.setattr(browser, "CHROMIUM", tmp_path / "chromium")
-    assert browser.missing() == "no Chromium at /usr/bin/chromium (apt-get install chromium)"
+    monkeypatch.setattr(chromium, "CHROMIUM", tmp_path / "chromium")
+    assert chromium.missing() == "no Chromium at /usr/bin/chromium (apt-get install chromium)"
     assert browser.browser_line() == (
         "browser tests: skipped, no Chromium at /usr/bin/chromium (apt-get install chromium)"
     )
@@ -22,5 +23,5 @@ def test_a_found_chromium_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     found = tmp_path / "chromium"
     found.touch()
     monkeypatch.setattr("shutil.which", lambda name: str(found))
-    assert browser.missing() is None
+    assert chromium.missing() is None
     assert browser.browser_line() == f"browser tests: {found}"

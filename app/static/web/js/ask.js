@@ -157,12 +157,8 @@ class Turn {
     );
   }
 
-  handlers() {
-    return {
-      next: (data) => this.#event(data.stream),
-      error: (error) => this.#failed(error),
-      done: () => {},
-    };
+  handlers(next = (data) => this.#event(data.stream)) {
+    return { next, error: (error) => this.#failed(error), done: () => {} };
   }
 
   following(id, cancel) {
@@ -173,11 +169,7 @@ class Turn {
   }
 
   researchHandlers() {
-    return {
-      next: (data) => this.#researchEvent(data.researchEvents),
-      error: (error) => this.#failed(error),
-      done: () => {},
-    };
+    return this.handlers((data) => this.#researchEvent(data.researchEvents));
   }
 
   #researchEvent(event) {

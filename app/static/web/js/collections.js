@@ -69,7 +69,7 @@ async function loadDocuments(session, name, container, after) {
     const table = after ? $("tbody", container) : null;
     if (table) table.append(...rows);
     else replace(container, rows.length ? h("table", { class: "documents" }, h("thead", {}, h("tr", {}, ["Title", "Type", "Status", "Chunks", "Updated"].map((t) => h("th", {}, t)))), h("tbody", {}, rows)) : h("p", {}, "No documents yet."));
-    $(".more", container) && $(".more", container).remove();
+    $(".more", container)?.remove();
     if (documents.pageInfo.hasNextPage) container.append(h("button", { class: "more secondary", onclick: () => loadDocuments(session, name, container, documents.pageInfo.endCursor) }, "More"));
   } catch (error) {
     replace(container, errorBox(error));

@@ -138,9 +138,14 @@ async function findPaths(session, entity, name, results) {
 }
 
 async function bestMatch(session, query) {
+  const [best] = await matchEntities(session, query);
+  return best ? best.entity : null;
+}
+
+// Entities named like `query` in the chosen collections, best first.
+export async function matchEntities(session, query) {
   const found = await Promise.all([...session.chosen].map((collection) => session.api.query(ENTITIES, { collection, query })));
-  const matches = found.flatMap((f) => f.entities).sort((a, b) => b.score - a.score);
-  return matches.length ? matches[0].entity : null;
+  return found.flatMap((f) => f.entities).sort((a, b) => b.score - a.score);
 }
 
 async function showTimeline(session, entity) {

@@ -4,7 +4,8 @@
 import { $, bdi, h, replace } from "./dom.js";
 import { errorBox } from "./errors.js";
 import { entityLink, pathChain } from "./paths.js";
-import { ENTITIES, SEARCH, THEMES } from "./queries.js";
+import { matchEntities } from "./entity.js";
+import { SEARCH, THEMES } from "./queries.js";
 import { documentTitle, methodBadges, openSpan } from "./reader.js";
 
 export function mount(session, root) {
@@ -63,11 +64,8 @@ async function search(session, form, results) {
   replace(results, h("p", { class: "hint" }, "Searching…"));
   try {
     const input = { collections, query, mode: $("#search-mode", form).value, topK: 10 };
-    const [found, entities] = await Promise.all([
-      session.api.query(SEARCH, { input }),
-      Promise.all(collections.map((collection) => session.api.query(ENTITIES, { collection, query }))),
-    ]);
-    replace(results, entityList(entities.flatMap((e) => e.entities)), hitList(session, found.search));
+    const [found, entities] = await Promise.all([session.api.query(SEARCH, { input }), matchEntities(session, query)]);
+    replace(results, entityList(entities), hitList(session, found.search));
   } catch (error) {
     replace(results, errorBox(error));
   }
@@ -75,7 +73,7 @@ async function search(session, form, results) {
 
 function entityList(matches) {
   if (!matches.length) return null;
-  const best = matches.sort((a, b) => b.score - a.score).slice(0, 8);
+  const best = matches.slice(0, 8);
   return h("div", { class: "entity-matches" }, h("h2", {}, "Entities"), h("p", {}, best.map((m) => [entityLink(m.entity), " "])));
 }
 
