@@ -11,7 +11,6 @@ from strawberry.extensions import (
     AddValidationRules,
     DisableIntrospection,
     MaxAliasesLimiter,
-    MaxTokensLimiter,
     ParserCache,
     QueryDepthLimiter,
     SchemaExtension,
@@ -28,6 +27,7 @@ from schema.mutation import Mutation
 from schema.nul_bytes import NoNulBytes
 from schema.query import Query
 from schema.subscription import Subscription
+from schema.token_limit import TokenLimit
 
 
 class _Schema(strawberry.Schema):
@@ -53,6 +53,8 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
     )
 
 
+MAX_TOKENS = 5000  # a request's operation text, counted as the parser counts
+
 # Distinct operation texts whose parse and validation are kept: clients send a few texts,
 # their values in variables. Bounded, so unique texts only cycle the cache.
 DOCUMENT_CACHE_SIZE = 256
@@ -71,7 +73,7 @@ def _extensions(
         NoNulBytes,
         Admitted,
         lambda: Deadlines(serving.deadlines, answer_seconds),
-        lambda: MaxTokensLimiter(max_token_count=5000),
+        lambda: TokenLimit(max_tokens=MAX_TOKENS),
     ]
     return [*limits, *_validation(serving.introspection), ErrorCodes]
 
@@ -99,7 +101,8 @@ class _CachedParse(ParserCache):
 
     def on_parse(self) -> Iterator[None]:
         context = self.execution_context
-        if context.query and len(context.query) <= CACHED_TEXT_CHARS:
+        unparsed = context.graphql_document is None  # TokenLimit may have refused it
+        if unparsed and context.query and len(context.query) <= CACHED_TEXT_CHARS:
             # A text that does not parse is parsed again by Strawberry, which answers it.
             with contextlib.suppress(GraphQLError):
                 context.graphql_document = self.cached_parse_document(
