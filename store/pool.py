@@ -1,5 +1,6 @@
-"""The async connection pool, with pgvector registered on every connection, and a request's
-deadline set on every connection it takes.
+"""The async connection pool, with pgvector registered on every connection, a request's
+deadline set on every connection it takes, and a circuit breaker (store/_breaker.py) that
+fails requests at once while the server cannot be reached.
 
 The deadline (`DEADLINE`, set by the app for the request) reaches the server as
 `statement_timeout`, so Postgres stops a statement the request has given up on; rounded up by
@@ -18,10 +19,13 @@ from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from typing import Any
 
+import psycopg
 from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from store._breaker import Breaker
 
 Conn = AsyncConnection[TupleRow]
 Pool = AsyncConnectionPool[Conn]
@@ -35,19 +39,66 @@ PREPARE_THRESHOLD = None
 # When the current request must end, on the event loop's clock; None outside requests.
 DEADLINE: ContextVar[float | None] = ContextVar("postgres_deadline", default=None)
 _SET_TIMEOUT = "SELECT set_config('statement_timeout', %s, false)"
+_PROBE = {"connect_timeout": 1}  # a reachable server answers a connection in milliseconds
 
 
 class _DeadlinePool(AsyncConnectionPool[Conn]):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, url: str, connect: dict[str, Any], **kwargs: Any) -> None:
+        self.breaker = Breaker()
+        self._probe = (url, {**connect, **_PROBE})
+        super().__init__(
+            url, kwargs=connect, configure=self._configured, check=self._checked, **kwargs
+        )
         # The statement_timeout each connection has, in milliseconds; absent when off.
         self._timeouts: weakref.WeakKeyDictionary[Conn, int] = weakref.WeakKeyDictionary()
 
     @asynccontextmanager
     async def connection(self, timeout: float | None = None) -> AsyncIterator[Conn]:
-        async with super().connection(timeout) as conn:
-            await self._bound(conn)
-            yield conn
+        probe = self.breaker.admit()
+        try:
+            async with super().connection(timeout) as conn:
+                try:
+                    await self._bound(conn)
+                    yield conn
+                finally:
+                    await self._judge(conn, probe)
+        except PoolTimeout:
+            if probe:
+                self.breaker.opened()
+            raise
+        finally:
+            if probe:
+                self.breaker.probed()
+
+    async def _judge(self, conn: Conn, probe: bool) -> None:
+        """A connection that broke in use opens the breaker if the server is gone; one that
+        served a probe closes it."""
+        if conn.broken:
+            await self._opened_if_unreachable()
+        elif probe:
+            self.breaker.closed()
+
+    async def _opened_if_unreachable(self) -> None:
+        """One connection attempt tells a server that is gone (a restart, an outage) from
+        one backend that ended (terminated, or idle too long), which must not fail others."""
+        url, connect = self._probe
+        try:
+            conn = await AsyncConnection.connect(url, **connect)
+        except psycopg.OperationalError:
+            self.breaker.opened()
+        else:
+            await conn.close()
+
+    async def _configured(self, conn: Conn) -> None:
+        await _configure(conn)
+        self.breaker.closed()  # the pool reached the server again
+
+    async def _checked(self, conn: Conn) -> None:
+        try:
+            await _check(conn)
+        except psycopg.OperationalError:
+            await self._opened_if_unreachable()
+            raise
 
     async def _bound(self, conn: Conn) -> None:
         deadline = DEADLINE.get()
@@ -94,10 +145,7 @@ async def open_pool(url: str, size: int, timeout: float) -> Pool:
         max_size=size,
         timeout=timeout,
         open=False,
-        configure=_configure,
-        # Discard connections broken by a server restart instead of handing them out.
-        check=_check,
-        kwargs={
+        connect={
             "connect_timeout": max(1, int(timeout)),
             "application_name": "trellis",
             "prepare_threshold": PREPARE_THRESHOLD,
@@ -108,11 +156,11 @@ async def open_pool(url: str, size: int, timeout: float) -> Pool:
 
 
 async def _check(conn: Conn) -> None:
-    """The pool's check of a connection before it is handed out, with no round trip for a
-    healthy one. psycopg's own check sends an empty query each time: fifteen round trips a
-    search. An idle connection has nothing to read unless the server closed it (a restart,
-    or a terminated backend), so only then is the full check run: it raises, and the pool
-    discards the connection."""
+    """The pool's check of a connection before it is handed out, which discards one broken by
+    a server restart instead of handing it out, with no round trip for a healthy one.
+    psycopg's own check sends an empty query each time: fifteen round trips a search. An idle
+    connection has nothing to read unless the server closed it (a restart, or a terminated
+    backend), so only then is the full check run: it raises, and the pool discards it."""
     if conn.closed or conn.broken or _readable(conn):
         await AsyncConnectionPool.check_connection(conn)
 
@@ -141,3 +189,8 @@ async def _configure(conn: AsyncConnection[TupleRow]) -> None:
     # register_vector_async queries the catalog; end that implicit transaction so the
     # pool receives an idle connection.
     await conn.commit()
+
+
+def breaker_open(pool: Pool) -> bool:
+    """Whether the pool fails requests at once, having found the server unreachable."""
+    return isinstance(pool, _DeadlinePool) and pool.breaker.is_open
