@@ -183,7 +183,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     chat = _chat(settings.answers.llm)  # one client for answers and chat; answers close it
     reads = Answering(search, collections, spans, linker)
     answers = _answers(settings, reads, access, chat)
-    researcher = Researcher(pool, answers, search, settings.research)
+    chatting = Chat(chat, settings.answers, access)
+    researcher = Researcher(pool, answers, search, chatting, settings.research)
     models = [m.name for m in answers.models()]
     research_worker = ResearchWorker(pool, researcher, settings.research, models)
     research = Research(pool, answers, collections, research_worker, settings.research)
@@ -209,7 +210,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),
         answers=answers,
         document_answers=DocumentAnswers(pool, answers, settings.answers),
-        chat=Chat(chat, settings.answers, access),
+        chat=chatting,
         research=research,
         research_worker=research_worker,
         keys=ApiKeys(pool),

@@ -2,6 +2,7 @@
 it, on the 2Wiki corpus (6,119 passages), kept in `.data/bench/2wiki`.
 
 Run with `.venv/bin/python -m bench.reliability [--keep DIR] [--seconds 60] [--clients 50]`
+(`--only-hostile`: the bombs and the body; `--only-load`; `--only-fresh`)
 (`make bench-reliability`). Reported:
 
 - **bombs**: each hostile query sent 20 times: its code and how long its refusal took, and
@@ -182,12 +183,16 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--only-fresh", action="store_true", help="the new collection only")
     parser.add_argument("--only-load", action="store_true", help="the load only")
+    parser.add_argument("--only-hostile", action="store_true", help="the bombs and body only")
     parser.add_argument("--soak", type=float, default=0.0, help="seconds of mixed traffic")
     args = parser.parse_args()
     with local_stack(keep_in=args.keep / DATASET) as stack:
         asyncio.run(ready_corpus(stack))
         if args.soak:
             soak(stack, make_key(stack, "bench"), args.soak)
+            return
+        if args.only_hostile:
+            hostile(stack, make_key(stack, "bench"))
             return
         if args.only_load:
             loads(stack, make_key(stack, "bench"), args.clients, args.seconds)

@@ -26,6 +26,7 @@ SURFACE = "chat"  # its usage rows' surface
 class ChatRequest:
     messages: list[ChatMessage]
     model: str | None = None  # None: the first configured model
+    surface: str = SURFACE  # what the usage row names: a research run's planning is its own
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class Chat:
 
     async def _meter(self, principal: Principal, run: _Run, complete: bool) -> Charge:
         run.metered = True
-        consumed = Consumed(SURFACE, run.model, *_tokens(run), 0, complete, True)
+        consumed = Consumed(run.request.surface, run.model, *_tokens(run), 0, complete, True)
         return await self._access.metering.record(principal, consumed)
 
 

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.answers.request import AnswerRequest, Effort, Reading
+from app.answers.chat import Chat
+from app.answers.request import EXTRACTIVE, AnswerRequest, Effort, Reading
 from app.answers.results import Brief
-from app.answers.rounds import Rounds, next_round
+from app.answers.rounds import PASSAGES, Rounds, next_round
 from app.answers.service import Answers, with_effort
 from app.errors import ErrorCode, TrellisError
+from app.research import planner
 from app.research._values import from_json, to_json
 from app.research.runs import StepKind
 from app.search.results import SearchHit
@@ -52,6 +54,7 @@ class _State:
     search: SearchRequest  # the first round's
     read: list[SearchHit] = field(default_factory=list)
     asked: set[str] = field(default_factory=set)  # bridges searched, case-folded
+    subquestions: list[str] = field(default_factory=list)  # the model's, verified
     rounds: int = 0
     number: int = 0  # the last step written
     exhausted: bool = False  # a round found nothing new
@@ -59,6 +62,8 @@ class _State:
     def absorb(self, step: StepRow) -> None:
         """Take in a step an earlier claim wrote."""
         self.number = step.number
+        if step.kind == StepKind.PLAN:
+            self.subquestions = list(step.detail.get("subquestions", []))
         if step.kind != StepKind.ROUND:
             return
         hits = [from_json(SearchHit, hit) for hit in step.detail["hits"]]
@@ -70,11 +75,17 @@ class _State:
 
 class Researcher:
     def __init__(
-        self, pool: Pool, answers: Answers, search: Search, settings: ResearchSettings
+        self,
+        pool: Pool,
+        answers: Answers,
+        search: Search,
+        chat: Chat,
+        settings: ResearchSettings,
     ) -> None:
         self._pool = pool
         self._answers = answers
         self._search = search
+        self._chat = chat
         self._settings = settings
 
     async def run(self, claimed: ClaimedRun) -> None:
@@ -136,14 +147,27 @@ class Researcher:
             f" Relation words: {', '.join(sorted(cues)) or 'none'}."
         )
         detail = {"query": state.search.query, "entities": names, "cues": sorted(cues)}
+        planned = await self._subquestions(state)
+        if planned is not None:
+            state.subquestions = planned.kept
+            message += _planned_message(planned)
+            detail |= {"subquestions": planned.kept, "rejected": to_json(planned.rejected)}
         await self._step(state, StepKind.PLAN, message, detail)
+
+    async def _subquestions(self, state: _State) -> planner.SubQuestions | None:
+        """The run's LLM's sub-questions, verified; None when the run has no LLM."""
+        model = state.request.model
+        if model is None or model == EXTRACTIVE:
+            return None
+        return await planner.plan(self._chat, state.principal, model, state.request.query)
 
     async def _round(self, state: _State) -> None:
         tenant = state.principal.tenant
         if state.rounds == 0:
-            hits = (await self._search.search(tenant, state.search)).hits
+            hits = await self._first_round(state)
             asked: list[str] = []
-            message = f"Searched {state.search.query!r}: {_passages(len(hits))}."
+            searched = [state.search.query, *state.subquestions]
+            message = f"Searched {', '.join(map(repr, searched))}: {_passages(len(hits))}."
         else:
             rounds = Rounds(state.search, list(state.read), set(state.asked))
             hits = await next_round(self._search, tenant, rounds)
@@ -156,6 +180,19 @@ class Researcher:
         brief = await self._draft(state) if hits else None
         detail = {"round": state.rounds, "asked": asked, "hits": to_json(hits)}
         await self._step(state, StepKind.ROUND, message, detail, brief)
+
+    async def _first_round(self, state: _State) -> list[SearchHit]:
+        """The question's search, then each sub-question's best passages not yet found."""
+        tenant = state.principal.tenant
+        hits = list((await self._search.search(tenant, state.search)).hits)
+        known = {hit.chunk_id for hit in hits}
+        for asked in state.subquestions:
+            request = replace(state.search, query=asked, top_k=PASSAGES)
+            for hit in (await self._search.search(tenant, request)).hits:
+                if hit.chunk_id not in known:
+                    known.add(hit.chunk_id)
+                    hits.append(hit)
+        return hits
 
     async def _draft(self, state: _State) -> Brief:
         """The extractive composer's brief from everything read so far; not charged."""
@@ -200,6 +237,12 @@ def _new_step(
 ) -> NewStep:
     drafted = None if brief is None else to_json(brief)
     return NewStep(state.number + 1, kind.value, message, len(state.read), detail, drafted)
+
+
+def _planned_message(planned: planner.SubQuestions) -> str:
+    kept = "; ".join(planned.kept) or "none"
+    rejected = f" Not searched: {len(planned.rejected)}." if planned.rejected else ""
+    return f" Sub-questions: {kept}.{rejected}"
 
 
 def _round_message(asked: list[str], found: int) -> str:

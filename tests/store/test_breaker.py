@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -76,7 +77,17 @@ async def _timed_failure(pool: Pool) -> tuple[BaseException, float]:
     raise AssertionError("the server answered through a cut relay")
 
 
-async def _outage(relay: _Relay) -> dict[str, object]:
+@dataclass
+class _Outage:
+    first: BaseException  # the request that found the server gone
+    then: BaseException  # the request after it
+    seconds: float  # how long the latter took to fail
+    opened: bool
+    closed: bool  # after the relay was restored
+    answers: int
+
+
+async def _outage(relay: _Relay) -> _Outage:
     await relay.start()
     pool = await open_pool(relay.url, 2, 3)
     try:
@@ -91,14 +102,8 @@ async def _outage(relay: _Relay) -> dict[str, object]:
             with contextlib.suppress(psycopg.Error):
                 if await _one(pool) == 1:
                     break
-        return {
-            "first": first,
-            "then": then,
-            "seconds": seconds,
-            "opened": opened,
-            "closed": not breaker_open(pool),
-            "answers": await _one(pool),
-        }
+        closed = not breaker_open(pool)
+        return _Outage(first, then, seconds, opened, closed, await _one(pool))
     finally:
         await pool.close()
 
@@ -108,11 +113,10 @@ def test_an_outage_fails_requests_at_once_and_the_reconnection_closes_the_breake
     stack: Stack, tmp_path: Path
 ) -> None:
     found = asyncio.run(_outage(_Relay(stack.endpoints.postgres_url, tmp_path)))
-    assert not isinstance(found["first"], PostgresUnreachable)  # the pool's own failure
-    assert isinstance(found["then"], PostgresUnreachable)
-    assert "moments ago" in str(found["then"])
-    assert found["seconds"] < 0.5 and found["opened"]  # not the pool's 3 s timeout
-    assert found["closed"] and found["answers"] == 1
+    assert not isinstance(found.first, PostgresUnreachable)  # the pool's own failure
+    assert isinstance(found.then, PostgresUnreachable) and "moments ago" in str(found.then)
+    assert found.seconds < 0.5 and found.opened  # not the pool's 3 s timeout
+    assert found.closed and found.answers == 1
 
 
 @pytest.mark.usefixtures("base_url")
