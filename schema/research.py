@@ -18,8 +18,9 @@ ResearchStatus = strawberry.enum(
 )
 ResearchStepKind = strawberry.enum(
     runs.StepKind,
-    description="PLAN: the question's entities and relation words. ROUND: one retrieval"
-    " round. COMPOSE: the answer from every passage read.",
+    description="PLAN: the question's entities and relation words, and with an LLM model its"
+    " verified sub-questions. ROUND: one retrieval round (the first also searches the"
+    " sub-questions). COMPOSE: the answer from every passage read.",
 )
 
 
