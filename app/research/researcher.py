@@ -241,8 +241,8 @@ def _new_step(
 
 def _planned_message(planned: planner.SubQuestions) -> str:
     kept = "; ".join(planned.kept) or "none"
-    rejected = f" Not searched: {len(planned.rejected)}." if planned.rejected else ""
-    return f" Sub-questions: {kept}.{rejected}"
+    rejected = "; ".join(f"{r.question} ({r.reason})" for r in planned.rejected)
+    return f" Sub-questions: {kept}." + (f" Not searched: {rejected}." if rejected else "")
 
 
 def _round_message(asked: list[str], found: int) -> str:
