@@ -51,7 +51,10 @@ class BackendUnavailable(TrellisError):
 
     def __init__(self, backend: str, reason: str = "") -> None:
         message = f"{backend} is unavailable"
-        super().__init__(ErrorCode.SERVICE_UNAVAILABLE, message, backend=backend)
+        # A client retrying at once would only be refused again: the breakers' cooldown.
+        super().__init__(
+            ErrorCode.SERVICE_UNAVAILABLE, message, backend=backend, retryAfterSeconds=1
+        )
         self.backend = backend
         self.reason = reason
 

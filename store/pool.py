@@ -24,6 +24,7 @@ from pgvector.psycopg import register_vector_async
 from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg_pool.base import AttemptWithBackoff
 
 from store._breaker import Breaker
 
@@ -89,6 +90,12 @@ class _DeadlinePool(AsyncConnectionPool[Conn]):
         else:
             await conn.close()
 
+    async def _add_connection(
+        self, attempt: AttemptWithBackoff | None, growing: bool = False
+    ) -> None:
+        retry = attempt or _SteadyRetry(timeout=self.reconnect_timeout)
+        await super()._add_connection(retry, growing)
+
     async def _configured(self, conn: Conn) -> None:
         await _configure(conn)
         self.breaker.closed()  # the pool reached the server again
@@ -110,6 +117,15 @@ class _DeadlinePool(AsyncConnectionPool[Conn]):
             self._timeouts[conn] = milliseconds
         else:
             self._timeouts.pop(conn, None)
+
+
+class _SteadyRetry(AttemptWithBackoff):
+    """Reconnection attempts about a second apart, not doubling: psycopg's doubling left the
+    pool waiting up to sixteen seconds after a twenty-second outage ended, with requests
+    refused meanwhile. An attempt against a server that is down is refused in a
+    millisecond, so trying each second costs nothing."""
+
+    DELAY_BACKOFF = 1.0
 
 
 async def _set_outside_a_transaction(conn: Conn, milliseconds: int) -> None:

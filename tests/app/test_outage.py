@@ -35,7 +35,8 @@ def client(outage_stack: Stack) -> Iterator[GraphQLClient]:
 def _assert_unavailable(body: dict[str, object], backend: str) -> None:
     errors = body["errors"]
     assert isinstance(errors, list)
-    assert errors[0]["extensions"] == {"code": "SERVICE_UNAVAILABLE", "backend": backend}
+    extensions = {"code": "SERVICE_UNAVAILABLE", "backend": backend, "retryAfterSeconds": 1}
+    assert errors[0]["extensions"] == extensions
     assert errors[0]["message"] == f"{backend} is unavailable"
     assert "Traceback" not in str(body)
 
