@@ -4,6 +4,8 @@ stopped its work on the server, whichever layer raised them."""
 from __future__ import annotations
 
 import logging
+import time
+from dataclasses import dataclass, field
 
 import neo4j.exceptions
 import psycopg
@@ -51,3 +53,24 @@ def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
         log.warning("%s waits: %s (%s)", what, down.message, down.reason)
     else:
         log.warning("%s failed; retrying", what, exc_info=error)
+
+
+@dataclass
+class OutageLog:
+    """A line every so often for what an outage keeps failing, with the failures since the
+    last: with the breakers failing requests at once, clients retrying were refused
+    thousands of times a minute, and a line each buried everything else."""
+
+    log: logging.Logger
+    every: float = 10.0  # seconds between lines for one subject
+    _last: dict[str, float] = field(default_factory=dict)
+    _quiet: dict[str, int] = field(default_factory=dict)  # failures not logged since
+
+    def seen(self, subject: str, reason: str) -> None:
+        now = time.monotonic()
+        if now - self._last.get(subject, -self.every) < self.every:
+            self._quiet[subject] = self._quiet.get(subject, 0) + 1
+            return
+        self._last[subject] = now
+        more = self._quiet.pop(subject, 0)
+        self.log.warning("%s: %s (and %d times more since the last line)", subject, reason, more)

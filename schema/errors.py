@@ -7,14 +7,12 @@ here and reach the client as INTERNAL_ERROR.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from graphql import DocumentNode, GraphQLError
 from strawberry.extensions import SchemaExtension
 
-from app.backend_errors import as_backend_unavailable, as_deadline_passed
+from app.backend_errors import OutageLog, as_backend_unavailable, as_deadline_passed
 from app.errors import ErrorCode, TrellisError
 from schema._input_errors import argument_of, is_input_error
 
@@ -34,7 +32,7 @@ def with_code(error: GraphQLError, document: DocumentNode | None = None) -> Grap
     original = as_deadline_passed(original) or original
     known = as_backend_unavailable(original)
     if known is not None:
-        _OUTAGES.seen(known.backend, str(known.reason or original))
+        _OUTAGES.seen(f"{known.backend} unavailable", str(known.reason or original))
         return _coded(error, known.message, known.code.value, known.details)
     if isinstance(original, TrellisError):
         return _coded(error, original.message, original.code.value, original.details)
@@ -42,28 +40,7 @@ def with_code(error: GraphQLError, document: DocumentNode | None = None) -> Grap
     return _coded(error, "internal error", ErrorCode.INTERNAL_ERROR.value, {})
 
 
-@dataclass
-class _OutageLog:
-    """A line a database's outage logs every so often, with the refusals since the last: with
-    the breakers failing requests at once, clients retrying were refused thousands of times
-    a minute, and a line each buried everything else."""
-
-    every: float = 10.0  # seconds between lines for one database
-    _last: dict[str, float] = field(default_factory=dict)
-    _quiet: dict[str, int] = field(default_factory=dict)  # refusals not logged since
-
-    def seen(self, backend: str, reason: str) -> None:
-        now = time.monotonic()
-        if now - self._last.get(backend, -self.every) < self.every:
-            self._quiet[backend] = self._quiet.get(backend, 0) + 1
-            return
-        self._last[backend] = now
-        more = self._quiet.pop(backend, 0)
-        log.warning("%s unavailable: %s (and %d times more since the last line)",
-                    backend, reason, more)  # fmt: skip
-
-
-_OUTAGES = _OutageLog()
+_OUTAGES = OutageLog(log)
 
 
 def _coded(

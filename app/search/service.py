@@ -19,7 +19,7 @@ from uuid import UUID
 import numpy as np
 from numpy.typing import NDArray
 
-from app.backend_errors import as_backend_unavailable
+from app.backend_errors import OutageLog, as_backend_unavailable
 from app.collections.service import Collections
 from app.errors import ErrorCode, TrellisError
 from app.models.embedders import Embedders
@@ -51,6 +51,7 @@ from store.search_logs import SearchLog
 from store.tenants import Tenant
 
 log = logging.getLogger(__name__)
+_OUTAGES = OutageLog(log)  # a leg failing for a database that is down
 
 Passages = dict[UUID, HitPassage]
 
@@ -406,7 +407,10 @@ def _on_failure(leg: Leg, error: BaseException, request: SearchRequest) -> None:
     """Raise for a single-mode search or failClosed; otherwise the leg goes missing."""
     if isinstance(error, TrellisError) and error.code is ErrorCode.BAD_USER_INPUT:
         raise error
-    log.warning("search leg %s failed: %r", leg.value, error)
+    if as_backend_unavailable(error) is None:
+        log.warning("search leg %s failed: %r", leg.value, error)
+    else:
+        _OUTAGES.seen(f"search leg {leg.value} failed", repr(error))
     if request.mode is not Mode.HYBRID:
         raise _leg_error(leg, error)
     if request.fail_closed:

@@ -1,5 +1,6 @@
 """Background passes log a database outage as one line a pass, anything else with its
-traceback."""
+traceback; what requests an outage fails is logged a line every so often, with the failures
+since the last, not a line for each."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import psycopg_pool
 import pytest
 from neo4j.exceptions import ServiceUnavailable
 
-from app.backend_errors import log_pass_failure
+from app.backend_errors import OutageLog, log_pass_failure
 
 log = logging.getLogger("tests.passes")
 
@@ -41,3 +42,20 @@ def test_any_other_failure_keeps_its_traceback(caplog: pytest.LogCaptureFixture)
     [record] = caplog.records
     assert record.getMessage() == "themes failed; retrying"
     assert "Traceback" in caplog.text and "ValueError: a bug" in caplog.text
+
+
+def test_an_outage_logs_one_line_then_counts_the_refusals_it_did_not_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    outages = OutageLog(logging.getLogger("schema.errors"), every=3600)
+    with caplog.at_level(logging.WARNING, logger="schema.errors"):
+        for _ in range(5):
+            outages.seen("postgres unavailable", "PostgresUnreachable")
+        outages.seen("neo4j unavailable", "ServiceUnavailable")
+        outages.every = 0  # the next line is due
+        outages.seen("postgres unavailable", "PostgresUnreachable")
+    assert caplog.messages == [
+        "postgres unavailable: PostgresUnreachable (and 0 times more since the last line)",
+        "neo4j unavailable: ServiceUnavailable (and 0 times more since the last line)",
+        "postgres unavailable: PostgresUnreachable (and 4 times more since the last line)",
+    ]
