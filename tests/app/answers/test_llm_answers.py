@@ -295,36 +295,42 @@ def test_a_client_that_hangs_up_is_charged_incomplete(
     assert total == {"requests": 1, "incomplete": 1}
 
 
-def test_a_research_run_composes_with_the_llm_and_is_charged_once(
+def test_a_research_run_plans_and_composes_with_the_llm_and_is_charged_for_each(
     served: tuple[GraphQLClient, ScriptedLlm, str], stack: Stack
 ) -> None:
-    """The run's model composes its answer; the drafts between rounds are the extractive
-    composer's and cost nothing. Only a process with the model takes the run: the test
-    session's other server, which has no LLM, leaves it."""
+    """The run's model plans its sub-questions, then composes its answer, each charged once;
+    the drafts between rounds are the extractive composer's and cost nothing. Only a process
+    with the model takes the run: the test session's other server, which has no LLM, leaves
+    it."""
     gql, llm, _ = served
     team = tenant_on(stack, gql, "team", credits=10)
     name = collection(team)
-    script(llm)
+    plan = "1. Who led INC-2041?\n2. Who was the incident commander of INC-2041?\n3. Where is Oslo?"
+    script(llm, Reply([plan]))
     before = len(llm.requests)
     query = {"collections": [name], "query": "Who led INC-2041?", "model": MODEL}
     start = "mutation($input: ResearchInput!) { startResearch(input: $input) { id } }"
     run_id = team.data(start, input=query)["startResearch"]["id"]
-    read = """query($id: ID!) { researchRun(id: $id) { status reason
+    read = """query($id: ID!) { researchRun(id: $id) { status reason steps { message }
       answer { text usage { model credits } } } }"""
     deadline = time.monotonic() + 60
     while (run := team.data(read, id=run_id)["researchRun"])["status"] in ("QUEUED", "RUNNING"):
         assert time.monotonic() < deadline, run
         time.sleep(0.2)
     assert run["status"] == "DONE", run["reason"]
+    planned = run["steps"][0]["message"]
+    assert "Sub-questions: Who was the incident commander of INC-2041?." in planned
+    assert "Who led INC-2041? (the question itself)" in planned and "names Oslo" in planned
     assert run["answer"]["text"].startswith("Priya Natarajan was the incident commander [[SRC:")
-    assert run["answer"]["usage"]["model"] == MODEL and len(llm.requests) == before + 1
+    assert run["answer"]["usage"]["model"] == MODEL and len(llm.requests) == before + 2
     charged = rows(
         stack,
-        "SELECT u.model, u.credits FROM usage_events u JOIN api_keys k ON k.id = u.key_id"
-        " WHERE k.key_hash = sha256(%s::bytea)",
+        "SELECT u.surface, u.model, u.credits FROM usage_events u JOIN api_keys k"
+        " ON k.id = u.key_id WHERE k.key_hash = sha256(%s::bytea) ORDER BY u.id",
         team.api_key,
     )
-    assert [(m, float(c)) for m, c in charged] == [(MODEL, run["answer"]["usage"]["credits"])]
+    assert [(s, m) for s, m, _ in charged] == [("research", MODEL), ("answer", MODEL)]
+    assert float(charged[1][2]) == run["answer"]["usage"]["credits"]
 
 
 def test_a_document_answer_gives_the_llm_the_whole_document(
