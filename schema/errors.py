@@ -17,6 +17,7 @@ from app.errors import ErrorCode, TrellisError
 from schema._input_errors import argument_of, is_input_error
 
 log = logging.getLogger(__name__)
+_OUTAGES = OutageLog(log)  # a database's outage: a line every so often, not one a request
 
 
 def with_code(error: GraphQLError, document: DocumentNode | None = None) -> GraphQLError:
@@ -38,9 +39,6 @@ def with_code(error: GraphQLError, document: DocumentNode | None = None) -> Grap
         return _coded(error, original.message, original.code.value, original.details)
     log.error("unexpected error at %s", error.path, exc_info=original)
     return _coded(error, "internal error", ErrorCode.INTERNAL_ERROR.value, {})
-
-
-_OUTAGES = OutageLog(log)
 
 
 def _coded(

@@ -81,7 +81,11 @@ class _DeadlinePool(AsyncConnectionPool[Conn]):
 
     async def _opened_if_unreachable(self) -> None:
         """One connection attempt tells a server that is gone (a restart, an outage) from
-        one backend that ended (terminated, or idle too long), which must not fail others."""
+        one backend that ended (terminated, or idle too long), which must not fail others.
+        Once open, the breaker already knows: the requests that find the rest of the pool's
+        connections broken make no attempt each."""
+        if self.breaker.is_open:
+            return
         url, connect = self._probe
         try:
             conn = await AsyncConnection.connect(url, **connect)
