@@ -56,6 +56,25 @@ def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
 
 
 @dataclass
+class _Throttle:
+    """Whether a subject's next line is due (`every` seconds after its last), and how many
+    were held back since."""
+
+    every: float
+    _last: dict[str, float] = field(default_factory=dict)
+    _quiet: dict[str, int] = field(default_factory=dict)
+
+    def due(self, subject: str) -> int | None:
+        """The lines held back since the subject's last, when its next is due; else None."""
+        now = time.monotonic()
+        if now - self._last.get(subject, -self.every) < self.every:
+            self._quiet[subject] = self._quiet.get(subject, 0) + 1
+            return None
+        self._last[subject] = now
+        return self._quiet.pop(subject, 0)
+
+
+@dataclass
 class OutageLog:
     """A line every so often for what an outage keeps failing, with the failures since the
     last: with the breakers failing requests at once, clients retrying were refused
@@ -63,14 +82,36 @@ class OutageLog:
 
     log: logging.Logger
     every: float = 10.0  # seconds between lines for one subject
-    _last: dict[str, float] = field(default_factory=dict)
-    _quiet: dict[str, int] = field(default_factory=dict)  # failures not logged since
+    _throttle: _Throttle = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._throttle = _Throttle(self.every)
 
     def seen(self, subject: str, reason: str) -> None:
-        now = time.monotonic()
-        if now - self._last.get(subject, -self.every) < self.every:
-            self._quiet[subject] = self._quiet.get(subject, 0) + 1
-            return
-        self._last[subject] = now
-        more = self._quiet.pop(subject, 0)
-        self.log.warning("%s: %s (and %d times more since the last line)", subject, reason, more)
+        self._throttle.every = self.every
+        more = self._throttle.due(subject)
+        if more is not None:
+            line = "%s: %s (and %d times more since the last line)"
+            self.log.warning(line, subject, reason, more)
+
+
+class RepeatedLines(logging.Filter):
+    """A library's warning repeated through an outage passes every `every` seconds, with the
+    count held back since: psycopg's pool logs each failed reconnection, ten lines a second
+    while Postgres is down. Lines are the same when their logger and format are."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        super().__init__()
+        self._throttle = _Throttle(every)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        more = self._throttle.due(f"{record.name}: {record.msg}")
+        if more and isinstance(record.args, tuple | None):
+            record.msg = f"{record.msg} (and %d times more since the last line)"
+            record.args = (*(record.args or ()), more)
+        return more is not None
+
+
+def quiet_library_outages() -> None:
+    """Throttle the database drivers' own lines about a server they cannot reach."""
+    logging.getLogger("psycopg.pool").addFilter(RepeatedLines())

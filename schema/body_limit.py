@@ -4,7 +4,9 @@ A body over the cap is refused with HTTP 413 and a GraphQL error coded PAYLOAD_T
 naming the limit. A declared Content-Length over the larger, ingest cap is refused before a
 byte is read; otherwise reading stops at that cap. A body between the two caps is let through
 only when every root field of its operation ingests (documents and records are big by
-nature); that check parses the request, which the size already read bounds.
+nature); that check parses the request, which the size already read bounds. Where the small
+cap is crossed, the bytes read so far are checked first: a query text there that ingests
+nothing, or that is itself longer than the small cap, is refused without reading the rest.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from starlette.responses import JSONResponse
 
 from app.errors import ErrorCode
 from app.settings import ServingSettings
+from schema._body_prefix import may_ingest, query_fits
 from schema._operations import chosen_operation, ingests_only
 
 Scope = MutableMapping[str, Any]
@@ -28,7 +31,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 class _TooLarge(Exception):
-    pass
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
 
 
 class BodyLimit:
@@ -43,29 +48,36 @@ class BodyLimit:
             return
         try:
             body = await self._body(scope, receive)
-        except _TooLarge:
-            await self._refuse(scope, receive, send, self._ingest_limit)
+        except _TooLarge as refused:
+            await self._refuse(scope, receive, send, refused.limit)
             return
-        if len(body) > self._limit and not _ingests_only(body):
+        if len(body) > self._limit and not _ingests_only(body, self._limit):
             await self._refuse(scope, receive, send, self._limit)
             return
         await self._app(scope, _replay(body, receive), send)
 
     async def _body(self, scope: Scope, receive: Receive) -> bytes:
         if _declared_length(scope) > self._ingest_limit:
-            raise _TooLarge
+            raise _TooLarge(self._ingest_limit)
         chunks, size, more = [], 0, True
         while more:
             message = await receive()
             if message["type"] == "http.disconnect":
                 break
             chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self._ingest_limit:
-                raise _TooLarge
             chunks.append(chunk)
+            self._check(size, size + len(chunk), chunks)
+            size += len(chunk)
             more = message.get("more_body", False)
         return b"".join(chunks)
+
+    def _check(self, before: int, size: int, chunks: list[bytes]) -> None:
+        """Refuse a body past the ingest cap, or one that crossed the small cap whose first
+        bytes show it ingests nothing (schema/_body_prefix.py)."""
+        if size > self._ingest_limit:
+            raise _TooLarge(self._ingest_limit)
+        if before <= self._limit < size and not may_ingest(b"".join(chunks), self._limit):
+            raise _TooLarge(self._limit)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         message = (
@@ -100,9 +112,13 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-def _ingests_only(body: bytes) -> bool:
+def _ingests_only(body: bytes, limit: int) -> bool:
+    """Every root field of the request's operation ingests, and its query text fits the
+    small cap."""
     try:
         request = json.loads(body)
+        if not query_fits(request["query"], limit):
+            return False
         document = parse(request["query"], no_location=True)
         operation = chosen_operation(document, request.get("operationName"))
     except (ValueError, KeyError, TypeError, AttributeError, GraphQLError):

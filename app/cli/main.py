@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
+from app.backend_errors import quiet_library_outages
 from app.cli import access
 from app.cli.ingest import IngestRequest, run_ingest, submit_paths
 from app.cli.local_llm import local_llm
@@ -53,6 +54,7 @@ def _describe(error: Exception) -> str:
 def main() -> None:
     """Trellis: a GraphQL knowledge-graph API for retrieval and grounded answers."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    quiet_library_outages()
 
 
 @main.command()

@@ -10,7 +10,7 @@ import psycopg_pool
 import pytest
 from neo4j.exceptions import ServiceUnavailable
 
-from app.backend_errors import OutageLog, log_pass_failure
+from app.backend_errors import OutageLog, RepeatedLines, log_pass_failure
 
 log = logging.getLogger("tests.passes")
 
@@ -58,4 +58,26 @@ def test_an_outage_logs_one_line_then_counts_the_refusals_it_did_not_log(
         "postgres unavailable: PostgresUnreachable (and 0 times more since the last line)",
         "neo4j unavailable: ServiceUnavailable (and 0 times more since the last line)",
         "postgres unavailable: PostgresUnreachable (and 4 times more since the last line)",
+    ]
+
+
+def test_a_library_line_repeated_through_an_outage_passes_every_so_often_with_its_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    library = logging.getLogger("tests.library.pool")
+    repeated = RepeatedLines(every=3600)
+    library.addFilter(repeated)
+    try:
+        with caplog.at_level(logging.WARNING, logger="tests.library.pool"):
+            for attempt in range(4):
+                library.warning("error connecting in %r: %s", "pool-1", f"refused {attempt}")
+            library.warning("another line")
+            repeated._throttle.every = 0  # the next line is due
+            library.warning("error connecting in %r: %s", "pool-1", "refused 4")
+    finally:
+        library.removeFilter(repeated)
+    assert caplog.messages == [
+        "error connecting in 'pool-1': refused 0",
+        "another line",
+        "error connecting in 'pool-1': refused 4 (and 3 times more since the last line)",
     ]

@@ -94,6 +94,33 @@ async def test_a_declared_length_over_the_ingest_cap_is_refused_before_reading()
     assert not read and sent[0]["status"] == 413
 
 
+async def test_a_body_whose_query_ingests_nothing_is_refused_where_it_crosses_the_cap() -> None:
+    body = _request(SEARCH, q="x" * 3000)
+    blocks = [body[i : i + 512] for i in range(0, len(body), 512)]
+    read: list[bytes] = []
+
+    async def receive() -> Message:
+        read.append(blocks[len(read)])
+        return {"type": "http.request", "body": read[-1], "more_body": len(read) < len(blocks)}
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    await BodyLimit(_Echo(), SERVING)({"type": "http", "method": "POST"}, receive, send)
+    assert sent[0]["status"] == 413 and len(read) == 3 < len(blocks)
+    assert json.loads(sent[1]["body"])["errors"][0]["extensions"]["limit"] == 1024
+
+
+async def test_an_ingest_carries_its_documents_as_variables_not_in_the_query_text() -> None:
+    inline = 'mutation { ingestDocuments(collection: "c", documents: [{text: "%s"}]) { done } }'
+    async with _client() as client:
+        response = await client.post("/graphql", content=_request(inline % ("y" * 2000)))
+    assert response.status_code == 413
+    assert response.json()["errors"][0]["extensions"]["limit"] == 1024
+
+
 def test_the_ingest_fields_are_the_schema_s_ingest_mutations() -> None:
     mutations = schema._schema.mutation_type
     assert mutations is not None

@@ -1,0 +1,82 @@
+"""What the first bytes of a request body tell: whether it may still be an ingest mutation.
+
+A body past the small cap may only go on to the ingest cap when its operation ingests. Read
+to its end to find out, a hostile 60 MB query took the time of reading and decoding all of
+it. Clients send the query before the variables, so its first bytes usually hold the whole
+query text: when that text ingests nothing, the body is refused there. A query text that is
+itself longer than the small cap is refused too: documents travel as variables, never as
+the bulk of the query text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from graphql import GraphQLError, OperationDefinitionNode, parse
+
+from schema._operations import ingests_only
+
+_DECODER = json.JSONDecoder()
+_INCOMPLETE = object()  # a member whose value runs past the bytes read
+
+
+def may_ingest(prefix: bytes, limit: int) -> bool:
+    """Whether a body beginning with `prefix` may still be a request that only ingests, its
+    query text no longer than `limit` bytes. True when its query text comes after the
+    prefix (only the whole body tells then)."""
+    text = prefix.decode("utf-8", errors="ignore")
+    try:
+        for key, value in _members(text):
+            if key == "query":
+                return query_fits(value, limit) and _query_may_ingest(str(value))
+    except ValueError:
+        return False  # not a JSON object: no request at all
+    return True
+
+
+def _members(text: str) -> Iterator[tuple[str, object]]:
+    """The top-level object's members, in order, as far as `text` holds them; the last one
+    with the value _INCOMPLETE when it runs past the text's end."""
+    at = _after_space(text, 0)
+    if not text.startswith("{", at):
+        raise ValueError("not a JSON object")
+    at = _after_space(text, at + 1)
+    while at < len(text) and text[at] != "}":
+        try:
+            key, at = _DECODER.raw_decode(text, at)
+        except json.JSONDecodeError:
+            return  # a key cut at the end of the text, or a body that is not JSON
+        at = _after_space(text, at)
+        if not text.startswith(":", at):
+            raise ValueError("no colon after a key")
+        try:
+            value, at = _DECODER.raw_decode(text, _after_space(text, at + 1))
+        except json.JSONDecodeError:
+            yield str(key), _INCOMPLETE
+            return
+        yield str(key), value
+        at = _after_space(text, at)
+        at = _after_space(text, at + 1) if text.startswith(",", at) else at
+
+
+def query_fits(query: object, limit: int) -> bool:
+    """A query text read whole, no longer than the small cap."""
+    return isinstance(query, str) and len(query.encode()) <= limit
+
+
+def _after_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def _query_may_ingest(query: str) -> bool:
+    """Whether one of the query text's operations ingests only (the operation's name may
+    come after the bytes read)."""
+    try:
+        document = parse(query, no_location=True)
+    except GraphQLError:
+        return False
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    return any(ingests_only(o) for o in operations)
