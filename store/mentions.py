@@ -3,13 +3,14 @@ every entity the NER model found in a chunk (dates and numbers too), kept for an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
 from ingest.extraction import Named
-from store.arrays import uuid_array
+from store.arrays import text_array, uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
 
@@ -17,20 +18,27 @@ from store.tenants import Tenant, visible
 MOST_DOCUMENTS = 1000
 
 
-async def fewest_documents(conn: Conn, tenant: Tenant, entity_ids: list[str]) -> int | None:
-    """The fewest documents the key may see that mention any one of the entities (counted
-    up to MOST_DOCUMENTS); None for no entities."""
-    if not entity_ids:
+async def fewest_documents(conn: Conn, tenant: Tenant, seeds: Mapping[str, str]) -> int | None:
+    """The fewest documents the key may see that mention any one name (counted up to
+    MOST_DOCUMENTS); None for no names. `seeds` maps entity ids to the name key each was
+    linked by. A name counts the documents of every entity it linked: NER types one name
+    differently from passage to passage ("Apollo" an organisation in 33 sections of an
+    article and a work in one), and the rarer type says nothing about how specific the
+    name is."""
+    if not seeds:
         return None
     seen, scopes = visible(tenant, "d")
-    shown = f" AND EXISTS (SELECT 1 FROM documents d WHERE d.id = document_id{seen})"
+    shown = f" AND EXISTS (SELECT 1 FROM documents d WHERE d.id = m.document_id{seen})"
+    keys, ids = zip(*sorted((key, ident) for ident, key in seeds.items()), strict=True)
     cursor = await conn.execute(
-        "SELECT min(n) FROM unnest(%s::uuid[]) AS s(id) CROSS JOIN LATERAL"
-        " (SELECT count(DISTINCT m.document_id) AS n FROM (SELECT document_id FROM mentions"
-        f"  WHERE entity_id = s.id AND tenant_id = %s{shown if seen else ''}"
-        "  LIMIT %s) m) c",
-        (uuid_array(entity_ids), tenant.id, *scopes, MOST_DOCUMENTS),
-    )
+        "SELECT min(n) FROM (SELECT DISTINCT key FROM unnest(%s::text[]) AS k(key)) s"
+        " CROSS JOIN LATERAL (SELECT count(DISTINCT f.document_id) AS n FROM"
+        "  (SELECT m.document_id FROM unnest(%s::text[], %s::uuid[]) AS e(key, id)"
+        "   JOIN mentions m ON m.entity_id = e.id"
+        f"  WHERE e.key = s.key AND m.tenant_id = %s{shown if seen else ''} LIMIT %s) f) c",
+        (text_array(list(keys)), text_array(list(keys)), uuid_array(list(ids)), tenant.id,
+         *scopes, MOST_DOCUMENTS),
+    )  # fmt: skip
     row = await cursor.fetchone()
     return None if row is None or row[0] is None else int(row[0])
 

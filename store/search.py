@@ -178,7 +178,6 @@ async def chunks_in_scope(conn: Conn, scope: Scope, chunk_ids: list[UUID]) -> se
 @dataclass(frozen=True)
 class ChunkVector:
     chunk_id: UUID
-    similarity: float
     vector: NDArray[np.float32]
     document_id: UUID
 
@@ -186,21 +185,17 @@ class ChunkVector:
 async def candidate_vectors(
     conn: Conn, tenant_id: UUID, chunk_ids: list[UUID], vector: NDArray[np.float32]
 ) -> dict[UUID, ChunkVector]:
-    """For each main chunk, its window most similar to the query, and that similarity. The
-    vectors come back in binary: parsing their text form was a third of the read."""
+    """For each main chunk, the vector of its window most similar to the query. The vectors
+    come back in binary: parsing their text form was a third of the read."""
     cursor = await conn.execute(
-        "SELECT DISTINCT ON (l.main_id) l.main_id, 1 - (w.embedding <=> %s), w.embedding,"
-        " w.document_id"
+        "SELECT DISTINCT ON (l.main_id) l.main_id, w.embedding, w.document_id"
         " FROM chunk_links l JOIN chunks w ON w.id = l.window_id AND w.kind = 'small'"
         " WHERE l.main_id = ANY(%s::uuid[]) AND l.tenant_id = %s AND w.embedding IS NOT NULL"
         " ORDER BY l.main_id, w.embedding <=> %s",
-        (vector, uuid_array(chunk_ids), tenant_id, vector),
+        (uuid_array(chunk_ids), tenant_id, vector),
         binary=True,
     )
-    return {
-        row[0]: ChunkVector(row[0], float(row[1]), _array(row[2]), row[3])
-        for row in await cursor.fetchall()
-    }
+    return {row[0]: ChunkVector(row[0], _array(row[1]), row[2]) for row in await cursor.fetchall()}
 
 
 @dataclass(frozen=True)

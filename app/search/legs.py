@@ -145,7 +145,7 @@ class SearchLegs:
         async with autocommitted(self._pool) as conn:
             seeds = await self._linker.link(conn, scope.tenant_id, scope.collection_id, query)
             titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
-            reach = await mentions.fewest_documents(conn, context.tenant, list(seeds))
+            reach = await mentions.fewest_documents(conn, context.tenant, seeds)
         start = await self._start(context, seeds, titled)
         if not start.start.nodes:
             return LegResult()

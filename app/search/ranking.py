@@ -9,15 +9,15 @@
    and the text legs then decide. Chosen on both shared sets together, against the fixed
    lead of 100 (bench/RESULTS.md). The lead above 1 is divided by the number of documents
    the query's most specific seed is mentioned in: on corpora where many documents share a
-   name (SQuAD's "Article (paragraph N)"), a walk from that name led with noise.
+   name (SQuAD's "Article (paragraph N)"), a walk from that name led with noise. A walk from
+   no entity the query names, restarted only at the dense leg's best passage, barely votes.
 2. The head (the fused best, twice the hits asked for and at least 10, and each leg's own best
-   hits asked for) is re-scored: by the reranker when one is configured; else, when the graph
-   did not lead, by the blend 60% vector similarity, 25% fused relevance, 15% importance (1.0
-   until engagement feedback exists). A graph-led head keeps the fused order: on 2Wiki the
-   vector blend cost it 3 points of R@2 (bench/RESULTS.md). A head with a second round's
-   rankings is blended too, now that they weigh as one text leg: keeping its fused order, as
-   the round once needed, did no better in HYBRID and kept the blend from the searches where
-   no walk led (bench/RESULTS.md, "Retrieval generality, fifth round"). The head is then
+   hits asked for) is re-scored: by the reranker when one is configured; else it keeps its
+   fused order. It once took 60% of its score from the query's vector similarity, unless
+   the graph led: that gave the dense leg a second vote beside its place in fusion, and
+   where it is the weaker leg (SQuAD's sections of one article, which all resemble a
+   question about that article) it outvoted the keyword leg's best (bench/RESULTS.md). The
+   head is then
    ordered greedily by MMR, which keeps near-duplicates, and passages of one document, apart,
    and adds to each next passage's score the share of the query it answers beside the
    passages before it (retrieval/coverage.py): the second passage of a multi-hop answer comes
@@ -49,10 +49,9 @@ CANDIDATES = 50
 GRAPH_LEAD = 100.0  # the most the graph leg weighs in RRF
 PEAK_RANK = 5
 PEAK_POWER = 1.5
-BLEND = (0.6, 0.25, 0.15)  # vector similarity, fused relevance, importance
-IMPORTANCE = 1.0
+UNNAMED_WALK = 0.01  # the graph leg's weight when the query names no entity (graph_weight)
 SECTION_BOOST = 10.0
-HEAD_BONUS = 1.0  # lifts the re-scored head above the tail (blend scores are at most 1)
+HEAD_BONUS = 1.0  # lifts the re-scored head above the tail (relevance is at most 1)
 MMR_TRADE_OFF = 0.7  # relevance against novelty
 NEAR_DUPLICATE = 0.9  # cosine from which two chunks count as saying the same thing
 ORDER_STEP = 1e-6  # the least score gap between consecutive hits of the diversified head
@@ -103,21 +102,17 @@ def head(candidates: list[Candidate]) -> list[Candidate]:
     return [c for c in candidates if c.head]
 
 
-def blend(
+def diversify(
     candidates: list[Candidate],
     vectors: dict[UUID, ChunkVector],
-    keep_order: bool,
     coverage: QueryCoverage[UUID] | None = None,
 ) -> list[Candidate]:
-    """Re-score and re-order the head by the blend (fused relevance alone with `keep_order`),
-    then MMR within it, with the query coverage each next passage adds."""
+    """The head re-scored by its fused relevance, then ordered by MMR within it, with the
+    query coverage each next passage adds; the tail below it."""
     relevance = normalised({c.chunk_id: c.score for c in candidates})
     tail = [c for c in candidates if not c.head]
-    vec_w, rel_w, imp_w = (0.0, 1.0, 0.0) if keep_order else BLEND
     for c in candidates:
-        similarity = vectors[c.chunk_id].similarity if c.chunk_id in vectors else 0.0
-        c.score = vec_w * similarity + rel_w * relevance[c.chunk_id] + imp_w * IMPORTANCE
-        c.score += _boost(c) + (HEAD_BONUS if c.head else 0.0)
+        c.score = relevance[c.chunk_id] + _boost(c) + (HEAD_BONUS if c.head else 0.0)
     return _diversified(head(candidates), vectors, coverage) + sorted(tail, key=lambda c: -c.score)
 
 
@@ -142,22 +137,24 @@ def title_linked(
     return _monotonic([by_id[c] for c in order], lifted) if lifted else candidates
 
 
-def keeps_fused_order(results: dict[Leg, LegResult]) -> bool:
-    """Whether the head keeps the fused order: the graph led."""
-    graph = results.get(Leg.GRAPH)
-    return graph is not None and bool(graph.seeds) and bool(graph.ranked)
-
-
 def graph_weight(result: LegResult) -> float:
-    """The graph leg's RRF weight: 1 for a walk from no named entity or a flat one, up to
-    GRAPH_LEAD for one whose mass is on a few passages, and its lead above 1 shared among
-    the documents its most specific seed is mentioned in. A name that many documents
-    mention (the subject of every section of one article, every chapter of one manual) is
-    a hyperlink to none of them: the walk's peak is then where its restart and the
-    documents' degrees put it, not evidence the text legs lack."""
+    """The graph leg's RRF weight: 1 for a flat walk, up to GRAPH_LEAD for one whose mass
+    is on a few passages, and its lead above 1 shared among the documents its most specific
+    seed is mentioned in. A name that many documents mention (the subject of every section
+    of one article, every chapter of one manual) is a hyperlink to none of them: the walk's
+    peak is then where its restart and the documents' degrees put it, not evidence the text
+    legs lack.
+
+    A walk from no entity the query names restarts only at the dense leg's best passage: its
+    ranking is that passage's neighbourhood by degree, the dense leg's vote again plus noise.
+    It weighs UNNAMED_WALK, so it orders only what the text legs leave tied or did not find
+    (on SQuAD, where most questions name no entity the graph knows, its vote at 1 put sibling
+    paragraphs above the keyword leg's best: bench/RESULTS.md)."""
     scores = [result.scores[c] for c in result.ranked[:PEAK_RANK]]
-    if not result.seeds or not scores:
+    if not scores:
         return 1.0
+    if not result.seeds:
+        return UNNAMED_WALK
     peak = GRAPH_LEAD if scores[-1] <= 0 else (scores[0] / scores[-1]) ** PEAK_POWER
     lead = min(GRAPH_LEAD, max(1.0, peak))
     return float(1.0 + (lead - 1.0) / max(1, result.seed_documents))

@@ -1,6 +1,6 @@
 """Search: the legs run concurrently per collection, each under its own timeout; their
-rankings fuse by Reciprocal Rank Fusion, candidates are re-scored (a reranker when one is
-configured, otherwise a blend) and diversified with MMR. A failed leg degrades a HYBRID
+rankings fuse by Reciprocal Rank Fusion, the head is re-scored by a reranker when one is
+configured and diversified with MMR. A failed leg degrades a HYBRID
 search and fails a single-mode one.
 
 Scores order hits within one response; they are not confidence values.
@@ -221,12 +221,12 @@ class Search:
     ) -> list[Candidate]:
         """The candidates in their final order, those returned with their relationship paths.
         Neo4j builds the paths of every candidate the re-scoring may return, and Postgres
-        reads their passages, while the blend re-scores the head, rather than after it."""
+        reads their passages, while the head is re-ordered, rather than after it."""
         fused = ranking.fuse(results, context.request.top_k, second)
         may_return = _may_return(context.request, fused)
         found, candidates, collected.passages, titled = await asyncio.gather(
             self._paths(context.tenant, context.request, may_return, collected.timings),
-            self._reordered(context, fused, vector, ranking.keeps_fused_order(results)),
+            self._reordered(context, fused, vector),
             self._passages(context.tenant.id, may_return),
             self._titled(context, fused),
         )
@@ -303,15 +303,10 @@ class Search:
         return result, (time.perf_counter() - started) * 1000
 
     async def _reordered(
-        self,
-        context: LegContext,
-        candidates: list[Candidate],
-        vector: NDArray[np.float32] | None,
-        keep_order: bool,
+        self, context: LegContext, candidates: list[Candidate], vector: NDArray[np.float32] | None
     ) -> list[Candidate]:
-        """A hybrid search's head re-scored: by the reranker when there is one, else by the
-        blend of vector similarity, fused relevance and query coverage (fused relevance alone
-        with `keep_order`)."""
+        """A hybrid search's head re-ordered: by the reranker when there is one, else in its
+        fused order, diversified with the query coverage each passage adds."""
         tenant, request = context.tenant, context.request
         if request.mode is not Mode.HYBRID or not candidates:
             return candidates
@@ -325,7 +320,7 @@ class Search:
             vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
             frequencies = await self._legs.frequencies(conn, context)
             coverage = await query_coverage(conn, context.scope, head, frequencies)
-        return ranking.blend(candidates, vectors, keep_order, coverage)
+        return ranking.diversify(candidates, vectors, coverage)
 
     async def _rerank(
         self, tenant: Tenant, request: SearchRequest, candidates: list[Candidate]

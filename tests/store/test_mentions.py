@@ -1,5 +1,6 @@
 """How many documents a name is mentioned in (store/mentions.fewest_documents): what the graph
-leg's lead is shared among, counted only in documents the key may see."""
+leg's lead is shared among, counted per name across the entities it linked, and only in
+documents the key may see."""
 
 from __future__ import annotations
 
@@ -41,14 +42,16 @@ def test_the_fewest_documents_any_one_name_is_mentioned_in(
     tenant_id = rows(stack, "SELECT tenant_id FROM collections WHERE name = %s", name)[0][0]
     guide, greta = found["Harbor Guide"], found["Greta Lindqvist"]
     whole, public = Tenant(tenant_id, "t"), Tenant(tenant_id, "t", ("public",))
-    assert _fewest(stack, whole, [guide]) == 5
-    assert _fewest(stack, whole, [guide, greta]) == 1
-    assert _fewest(stack, public, [guide]) == 0  # none carries the key's scope
-    assert _fewest(stack, whole, []) is None
-    assert _fewest(stack, whole, [str(uuid.uuid4())]) == 0
+    assert _fewest(stack, whole, {guide: "harbor guide"}) == 5
+    assert _fewest(stack, whole, {guide: "harbor guide", greta: "greta lindqvist"}) == 1
+    assert _fewest(stack, public, {guide: "harbor guide"}) == 0  # none has the key's scope
+    assert _fewest(stack, whole, {}) is None
+    assert _fewest(stack, whole, {str(uuid.uuid4()): "nobody"}) == 0
+    # Two entities linked by one name (NER typed it two ways) count together.
+    assert _fewest(stack, whole, {guide: "harbor", greta: "harbor"}) == 6
 
 
-def _fewest(stack: Stack, tenant: Tenant, ids: list[str]) -> int | None:
+def _fewest(stack: Stack, tenant: Tenant, ids: dict[str, str]) -> int | None:
     async def count() -> int | None:
         async with await psycopg.AsyncConnection.connect(stack.endpoints.postgres_url) as conn:
             return await mentions.fewest_documents(conn, tenant, ids)

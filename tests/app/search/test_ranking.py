@@ -1,4 +1,4 @@
-"""Fusing legs into one order: graph lead, the blended head, section boost, reranked head."""
+"""Fusing legs into one order: graph lead, the diversified head, section boost, reranked head."""
 
 from __future__ import annotations
 
@@ -32,15 +32,26 @@ def test_a_peaked_walk_from_named_entities_leads() -> None:
     results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: walk([0.5, *[0.01] * 4])}
     assert ranking.graph_weight(results[Leg.GRAPH]) == ranking.GRAPH_LEAD
     assert next(c.chunk_id for c in ranking.fuse(results, 5)) == C
-    assert ranking.keeps_fused_order(results)
 
 
-def test_a_flat_walk_or_one_from_no_name_weighs_like_a_text_leg() -> None:
+def test_a_flat_walk_weighs_like_a_text_leg() -> None:
     flat = walk([0.2, 0.19, 0.18, 0.18, 0.17])
     assert 1.0 <= ranking.graph_weight(flat) < 1.5
     results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: flat}
     assert next(c.chunk_id for c in ranking.fuse(results, 5)) == A
-    assert ranking.graph_weight(walk([0.5, *[0.01] * 4], seeds=0)) == 1.0
+
+
+def test_a_walk_from_no_named_entity_only_orders_what_the_text_legs_leave_tied() -> None:
+    """It restarts at the dense leg's best passage alone: its vote at 1 would outvote the
+    keyword leg's best (A) with the dense leg's (B) and its neighbour (C)."""
+    unnamed = walk([0.5, *[0.01] * 4], seeds=0)
+    unnamed.ranked[1:1] = [B]
+    unnamed.scores[B] = 0.4
+    assert ranking.graph_weight(unnamed) == ranking.UNNAMED_WALK
+    results = {Leg.KEYWORD: leg(A, D, B), Leg.SEMANTIC: leg(B, A), Leg.GRAPH: unnamed}
+    assert [c.chunk_id for c in ranking.fuse(results, 5)][:2] == [A, B]
+    alone = ranking.fuse({Leg.GRAPH: unnamed}, 5)  # GRAPH mode: the walk's own order
+    assert [c.chunk_id for c in alone][:2] == [C, B]
 
 
 def test_the_weight_grows_with_the_peak() -> None:
@@ -77,23 +88,18 @@ def test_each_leg_s_best_hits_reach_the_head_under_a_peaked_walk() -> None:
     assert [c.score for c in fused] == sorted((c.score for c in fused), reverse=True)
 
 
-def test_the_blend_reorders_the_head_and_keeps_it_above_the_tail() -> None:
+def test_the_head_keeps_its_fused_order_above_the_tail_whatever_the_query_similarity() -> None:
+    """The dense leg voted in fusion; the head's re-scoring gives it no second vote."""
     candidates = [
-        ranking.Candidate(c, 1.0 - i * 0.01, [Leg.KEYWORD], head=True)
+        ranking.Candidate(c, 1.0 - i * 0.01, [Leg.KEYWORD], head=c != D)
         for i, c in enumerate((A, B, C, D))
     ]
     vectors = {
-        c: ChunkVector(c, sim, np.eye(4, dtype=np.float32)[i], c)
-        for i, (c, sim) in enumerate(((A, 0.1), (B, 0.9), (C, 0.5), (D, 0.99)))
+        c: ChunkVector(c, np.eye(4, dtype=np.float32)[i], c) for i, c in enumerate((A, B, C, D))
     }
-    ordered = ranking.blend(candidates, vectors, keep_order=False)
-    assert [c.chunk_id for c in ordered] == [D, B, C, A]
-    kept = ranking.blend(
-        [ranking.Candidate(c, 1.0 - i * 0.1, [Leg.GRAPH], head=True) for i, c in enumerate((A, B))],
-        vectors,
-        keep_order=True,
-    )
-    assert [c.chunk_id for c in kept] == [A, B]
+    ordered = ranking.diversify(candidates, vectors)
+    assert [c.chunk_id for c in ordered] == [A, B, C, D]
+    assert ordered[2].score > ordered[3].score
 
 
 def test_a_reranked_head_follows_the_reranker() -> None:
@@ -111,24 +117,24 @@ def _graph_head(*chunks: uuid.UUID) -> list[ranking.Candidate]:
 
 def _vectors(rows: list[tuple[uuid.UUID, list[float], uuid.UUID]]) -> dict[uuid.UUID, ChunkVector]:
     return {
-        c: ChunkVector(c, 0.5, np.array(v, dtype=np.float32) / np.linalg.norm(v), doc)
+        c: ChunkVector(c, np.array(v, dtype=np.float32) / np.linalg.norm(v), doc)
         for c, v, doc in rows
     }
 
 
 def test_a_documents_second_passage_yields_to_other_documents() -> None:
     vectors = _vectors([(A, [1, 0, 0], A), (B, [0, 1, 0], A), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), vectors, keep_order=True)
+    ordered = ranking.diversify(_graph_head(A, B, C), vectors)
     assert [c.chunk_id for c in ordered] == [A, C, B]
     assert ordered[0].score > ordered[1].score > ordered[2].score  # merging keeps the order
 
 
 def test_near_duplicates_are_kept_apart_and_distinct_chunks_keep_their_order() -> None:
     duplicates = _vectors([(A, [1, 0, 0], A), (B, [1, 0.1, 0], B), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), duplicates, keep_order=True)
+    ordered = ranking.diversify(_graph_head(A, B, C), duplicates)
     assert [c.chunk_id for c in ordered] == [A, C, B]
     related = _vectors([(A, [1, 0, 0], A), (B, [1, 1, 0], B), (C, [0, 0, 1], C)])
-    ordered = ranking.blend(_graph_head(A, B, C), related, keep_order=True)
+    ordered = ranking.diversify(_graph_head(A, B, C), related)
     assert [c.chunk_id for c in ordered] == [A, B, C]  # cosine 0.71 is no duplicate
 
 
@@ -144,9 +150,9 @@ def test_the_passage_that_answers_the_rest_of_the_query_comes_after_the_first() 
         },
     )
     vectors = _vectors([(A, [1, 0, 0], A), (B, [0, 1, 0], B), (C, [0, 0, 1], C)])
-    plain = ranking.blend(_graph_head(A, B, C), vectors, keep_order=True)
+    plain = ranking.diversify(_graph_head(A, B, C), vectors)
     assert [c.chunk_id for c in plain] == [A, B, C]
-    covered = ranking.blend(_graph_head(A, B, C), vectors, keep_order=True, coverage=coverage)
+    covered = ranking.diversify(_graph_head(A, B, C), vectors, coverage)
     assert [c.chunk_id for c in covered] == [A, C, B]
     assert covered[0].score > covered[1].score > covered[2].score
 
