@@ -11,12 +11,13 @@ nothing, or that is itself longer than the small cap, is refused without reading
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from graphql import GraphQLError, parse
-from starlette.responses import JSONResponse
 
 from app.errors import ErrorCode
 from app.settings import ServingSettings
@@ -28,6 +29,9 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+LINGER_SECONDS = 1.0  # the most a refused request's remaining body is read and discarded
 
 
 class _TooLarge(Exception):
@@ -85,10 +89,25 @@ class BodyLimit:
             " smaller documents per request"
         )
         error = {"code": ErrorCode.PAYLOAD_TOO_LARGE.value, "limit": limit}
-        body = {"data": None, "errors": [{"message": message, "extensions": error}]}
-        # The rest of the body is left unread: the connection is closed after the answer.
-        response = JSONResponse(body, status_code=413, headers={"Connection": "close"})
-        await response(scope, receive, send)
+        body = json.dumps({"data": None, "errors": [{"message": message, "extensions": error}]})
+        headers = {"content-length": str(len(body)), "content-type": "application/json"}
+        headers["connection"] = "close"
+        start = [(k.encode(), v.encode()) for k, v in headers.items()]
+        await send({"type": "http.response.start", "status": 413, "headers": start})
+        await send({"type": "http.response.body", "body": body.encode(), "more_body": True})
+        await _linger(receive)
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _linger(receive: Receive) -> None:
+    """Discard what the client still sends, for at most LINGER_SECONDS, before the server
+    closes. The answer is whole by its length already; closing a socket with unread bytes
+    makes the kernel reset the connection, and a client still writing lost the 413 with
+    it (what HTTP servers call a lingering close)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(LINGER_SECONDS):
+            while (await receive()).get("more_body", False):
+                pass
 
 
 def _declared_length(scope: Scope) -> int:
