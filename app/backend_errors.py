@@ -57,17 +57,16 @@ def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
 
 @dataclass
 class _Throttle:
-    """Whether a subject's next line is due (`every` seconds after its last), and how many
-    were held back since."""
+    """Whether a subject's next line is due, and how many were held back since its last."""
 
-    every: float
     _last: dict[str, float] = field(default_factory=dict)
     _quiet: dict[str, int] = field(default_factory=dict)
 
-    def due(self, subject: str) -> int | None:
-        """The lines held back since the subject's last, when its next is due; else None."""
+    def due(self, subject: str, every: float) -> int | None:
+        """The lines held back since the subject's last, when `every` seconds have passed
+        since it; else None."""
         now = time.monotonic()
-        if now - self._last.get(subject, -self.every) < self.every:
+        if now - self._last.get(subject, -every) < every:
             self._quiet[subject] = self._quiet.get(subject, 0) + 1
             return None
         self._last[subject] = now
@@ -82,14 +81,10 @@ class OutageLog:
 
     log: logging.Logger
     every: float = 10.0  # seconds between lines for one subject
-    _throttle: _Throttle = field(init=False)
-
-    def __post_init__(self) -> None:
-        self._throttle = _Throttle(self.every)
+    _throttle: _Throttle = field(default_factory=_Throttle)
 
     def seen(self, subject: str, reason: str) -> None:
-        self._throttle.every = self.every
-        more = self._throttle.due(subject)
+        more = self._throttle.due(subject, self.every)
         if more is not None:
             line = "%s: %s (and %d times more since the last line)"
             self.log.warning(line, subject, reason, more)
@@ -102,10 +97,11 @@ class RepeatedLines(logging.Filter):
 
     def __init__(self, every: float = 10.0) -> None:
         super().__init__()
-        self._throttle = _Throttle(every)
+        self.every = every
+        self._throttle = _Throttle()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        more = self._throttle.due(f"{record.name}: {record.msg}")
+        more = self._throttle.due(f"{record.name}: {record.msg}", self.every)
         if more and isinstance(record.args, tuple | None):
             record.msg = f"{record.msg} (and %d times more since the last line)"
             record.args = (*(record.args or ()), more)
@@ -113,5 +109,8 @@ class RepeatedLines(logging.Filter):
 
 
 def quiet_library_outages() -> None:
-    """Throttle the database drivers' own lines about a server they cannot reach."""
-    logging.getLogger("psycopg.pool").addFilter(RepeatedLines())
+    """Throttle the database drivers' own lines about a server they cannot reach (once, however
+    often the command line starts in one process)."""
+    pool = logging.getLogger("psycopg.pool")
+    if not any(isinstance(f, RepeatedLines) for f in pool.filters):
+        pool.addFilter(RepeatedLines())

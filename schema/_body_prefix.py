@@ -1,4 +1,5 @@
-"""What the first bytes of a request body tell: whether it may still be an ingest mutation.
+"""What a request body tells: from its first bytes, whether it may still be an ingest
+mutation; from all of it, whether it is one.
 
 A body past the small cap may only go on to the ingest cap when its operation ingests. Read
 to its end to find out, a hostile 60 MB query took the time of reading and decoding all of
@@ -13,9 +14,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from graphql import GraphQLError, OperationDefinitionNode, parse
+from graphql import DocumentNode, GraphQLError, OperationDefinitionNode, parse
 
-from schema._operations import ingests_only
+from schema._operations import chosen_operation, ingests_only
 
 _DECODER = json.JSONDecoder()
 _INCOMPLETE = object()  # a member whose value runs past the bytes read
@@ -29,10 +30,24 @@ def may_ingest(prefix: bytes, limit: int) -> bool:
     try:
         for key, value in _members(text):
             if key == "query":
-                return query_fits(value, limit) and _query_may_ingest(str(value))
+                document = _document(value, limit)
+                return document is not None and any(ingests_only(o) for o in _operations(document))
     except ValueError:
         return False  # not a JSON object: no request at all
     return True
+
+
+def ingests_only_body(body: bytes, limit: int) -> bool:
+    """Every root field of the whole request's operation ingests, and its query text fits
+    `limit` bytes."""
+    try:
+        request = json.loads(body)
+        document = _document(request["query"], limit)
+        name = request.get("operationName")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+    operation = None if document is None else chosen_operation(document, name)
+    return operation is not None and ingests_only(operation)
 
 
 def _members(text: str) -> Iterator[tuple[str, object]]:
@@ -60,23 +75,22 @@ def _members(text: str) -> Iterator[tuple[str, object]]:
         at = _after_space(text, at + 1) if text.startswith(",", at) else at
 
 
-def query_fits(query: object, limit: int) -> bool:
-    """A query text read whole, no longer than the small cap."""
-    return isinstance(query, str) and len(query.encode()) <= limit
-
-
 def _after_space(text: str, at: int) -> int:
     while at < len(text) and text[at] in " \t\r\n":
         at += 1
     return at
 
 
-def _query_may_ingest(query: str) -> bool:
-    """Whether one of the query text's operations ingests only (the operation's name may
-    come after the bytes read)."""
+def _document(query: object, limit: int) -> DocumentNode | None:
+    """The query text parsed, when it is a string no longer than `limit` bytes."""
+    if not isinstance(query, str) or len(query.encode()) > limit:
+        return None
     try:
-        document = parse(query, no_location=True)
+        return parse(query, no_location=True)
     except GraphQLError:
-        return False
-    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    return any(ingests_only(o) for o in operations)
+        return None
+
+
+def _operations(document: DocumentNode) -> list[OperationDefinitionNode]:
+    """Every operation of the document: which one runs may be named after the bytes read."""
+    return [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]

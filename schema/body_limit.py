@@ -17,12 +17,9 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from graphql import GraphQLError, parse
-
 from app.errors import ErrorCode
 from app.settings import ServingSettings
-from schema._body_prefix import may_ingest, query_fits
-from schema._operations import chosen_operation, ingests_only
+from schema._body_prefix import ingests_only_body, may_ingest
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -55,7 +52,7 @@ class BodyLimit:
         except _TooLarge as refused:
             await self._refuse(scope, receive, send, refused.limit)
             return
-        if len(body) > self._limit and not _ingests_only(body, self._limit):
+        if len(body) > self._limit and not ingests_only_body(body, self._limit):
             await self._refuse(scope, receive, send, self._limit)
             return
         await self._app(scope, _replay(body, receive), send)
@@ -129,17 +126,3 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return {"type": "http.request", "body": body, "more_body": False}
 
     return replayed
-
-
-def _ingests_only(body: bytes, limit: int) -> bool:
-    """Every root field of the request's operation ingests, and its query text fits the
-    small cap."""
-    try:
-        request = json.loads(body)
-        if not query_fits(request["query"], limit):
-            return False
-        document = parse(request["query"], no_location=True)
-        operation = chosen_operation(document, request.get("operationName"))
-    except (ValueError, KeyError, TypeError, AttributeError, GraphQLError):
-        return False
-    return operation is not None and ingests_only(operation)

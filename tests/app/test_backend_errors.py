@@ -72,7 +72,7 @@ def test_a_library_line_repeated_through_an_outage_passes_every_so_often_with_it
             for attempt in range(4):
                 library.warning("error connecting in %r: %s", "pool-1", f"refused {attempt}")
             library.warning("another line")
-            repeated._throttle.every = 0  # the next line is due
+            repeated.every = 0  # the next line is due
             library.warning("error connecting in %r: %s", "pool-1", "refused 4")
     finally:
         library.removeFilter(repeated)
