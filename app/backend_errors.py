@@ -44,17 +44,6 @@ def as_backend_unavailable(error: BaseException) -> BackendUnavailable | None:
     return None
 
 
-def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
-    """A background pass that failed and runs again on its next turn: one line while a
-    database is down (a traceback every pass would bury the outage's other lines), the
-    traceback for anything else."""
-    down = as_backend_unavailable(error)
-    if down is not None:
-        log.warning("%s waits: %s (%s)", what, down.message, down.reason)
-    else:
-        log.warning("%s failed; retrying", what, exc_info=error)
-
-
 @dataclass
 class _Throttle:
     """Whether a subject's next line is due, and how many were held back since its last."""
@@ -106,6 +95,22 @@ class RepeatedLines(logging.Filter):
             record.msg = f"{record.msg} (and %d times more since the last line)"
             record.args = (*(record.args or ()), more)
         return more is not None
+
+
+def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
+    """A background pass that failed and runs again on its next turn: while a database is
+    down, a line every so often with the passes since (the research worker's passes come
+    every second, and a traceback or a line each would bury the outage's other lines); the
+    traceback for anything else."""
+    down = as_backend_unavailable(error)
+    if down is None:
+        log.warning("%s failed; retrying", what, exc_info=error)
+        return
+    outages = _PASSES.setdefault(log.name, OutageLog(log))
+    outages.seen(f"{what} waits: {down.message}", down.reason)
+
+
+_PASSES: dict[str, OutageLog] = {}  # per logger: each background loop has its own
 
 
 def quiet_library_outages() -> None:

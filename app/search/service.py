@@ -394,8 +394,11 @@ class Search:
         try:
             async with autocommitted(self._pool) as conn:
                 await search_logs.record(conn, tenant.id, [t.id for t in targets], entry)
-        except Exception:
-            log.warning("search log write failed", exc_info=True)
+        except Exception as error:
+            if as_backend_unavailable(error) is None:
+                log.warning("search log write failed", exc_info=True)
+            else:  # one line every so often through an outage, not a traceback a search
+                _OUTAGES.seen("search log write failed", repr(error))
 
 
 def _on_failure(leg: Leg, error: BaseException, request: SearchRequest) -> None:

@@ -1,4 +1,4 @@
-"""Background passes log a database outage as one line a pass, anything else with its
+"""Background passes log a database outage as a line every so often, anything else with its
 traceback; what requests an outage fails is logged a line every so often, with the failures
 since the last, not a line for each."""
 
@@ -31,6 +31,24 @@ def test_a_database_down_is_one_line(
     assert record.getMessage().startswith(f"ingest waits: {backend} is unavailable")
     assert record.exc_info is None
     assert "\n" not in caplog.text.strip()
+
+
+def test_a_loop_failing_every_pass_through_an_outage_logs_every_so_often(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The research worker passes every second: through a 20 s outage, two lines, not 20."""
+    loop = logging.getLogger("tests.passes.every-second")
+    down = psycopg_pool.PoolTimeout("couldn't get a connection after 5.00 sec")
+    with caplog.at_level(logging.WARNING, "tests.passes.every-second"):
+        for _ in range(20):
+            log_pass_failure(loop, "research", down)
+        log_pass_failure(loop, "research lease", down)  # another subject has its own line
+    assert caplog.messages == [
+        "research waits: postgres is unavailable: PoolTimeout"
+        " (and 0 times more since the last line)",
+        "research lease waits: postgres is unavailable: PoolTimeout"
+        " (and 0 times more since the last line)",
+    ]
 
 
 def test_any_other_failure_keeps_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
