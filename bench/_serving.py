@@ -29,9 +29,11 @@ INGEST = (
 
 class Server:
     """`trellis serve` on a stack's databases, in a process group of its own, so that a
-    benchmark can stop it, kill -9 it, and start it again on the same port."""
+    benchmark can stop it, kill -9 it, and start it again on the same port. `tree`: another
+    checkout's (with its own `make setup`) instead of this one's, for a baseline."""
 
-    def __init__(self, stack: Stack, workers: int = 1) -> None:
+    def __init__(self, stack: Stack, workers: int = 1, tree: Path | None = None) -> None:
+        self.tree = tree
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._env = {
@@ -45,6 +47,16 @@ class Server:
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
+    def env(self) -> dict[str, str]:
+        return self._env
+
+    @property
+    def trellis(self) -> str:
+        if self.tree is None:
+            return str(Path(sys.executable).parent / "trellis")
+        return str(self.tree / ".venv" / "bin" / "trellis")
+
+    @property
     def pid(self) -> int:
         assert self._process is not None
         return self._process.pid
@@ -52,8 +64,9 @@ class Server:
     def start(self) -> float:
         """Start and wait until ready; the seconds that took."""
         started = time.monotonic()
-        trellis = str(Path(sys.executable).parent / "trellis")
-        self._process = subprocess.Popen([trellis, "serve"], env=self._env, start_new_session=True)
+        self._process = subprocess.Popen(
+            [self.trellis, "serve"], env=self._env, cwd=self.tree, start_new_session=True
+        )
         _wait_ready(self.url, self._process)
         return time.monotonic() - started
 
