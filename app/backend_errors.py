@@ -97,6 +97,9 @@ class RepeatedLines(logging.Filter):
         return more is not None
 
 
+_PASSES: dict[str, OutageLog] = {}  # per logger: each background loop has its own
+
+
 def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
     """A background pass that failed and runs again on its next turn: while a database is
     down, a line every so often with the passes since (the research worker's passes come
@@ -108,9 +111,6 @@ def log_pass_failure(log: logging.Logger, what: str, error: Exception) -> None:
         return
     outages = _PASSES.setdefault(log.name, OutageLog(log))
     outages.seen(f"{what} waits: {down.message}", down.reason)
-
-
-_PASSES: dict[str, OutageLog] = {}  # per logger: each background loop has its own
 
 
 def quiet_library_outages() -> None:

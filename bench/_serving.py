@@ -36,7 +36,7 @@ class Server:
         self.tree = tree
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self._env = {
+        self.env = {  # the server's; a checkout's command line run on its stack needs it too
             **os.environ,
             "TRELLIS_DATA_DIR": str(stack.data_dir),
             "NEO4J_BOLT_PORT": str(stack.settings.neo4j.local_bolt_port),
@@ -45,10 +45,6 @@ class Server:
             "TRELLIS_LOG_LEVEL": "WARNING",
         }
         self._process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def env(self) -> dict[str, str]:
-        return self._env
 
     @property
     def trellis(self) -> str:
@@ -65,7 +61,7 @@ class Server:
         """Start and wait until ready; the seconds that took."""
         started = time.monotonic()
         self._process = subprocess.Popen(
-            [self.trellis, "serve"], env=self._env, cwd=self.tree, start_new_session=True
+            [self.trellis, "serve"], env=self.env, cwd=self.tree, start_new_session=True
         )
         _wait_ready(self.url, self._process)
         return time.monotonic() - started

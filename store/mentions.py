@@ -29,14 +29,13 @@ async def fewest_documents(conn: Conn, tenant: Tenant, seeds: Mapping[str, str])
         return None
     seen, scopes = visible(tenant, "d")
     shown = f" AND EXISTS (SELECT 1 FROM documents d WHERE d.id = m.document_id{seen})"
-    ids, keys = list(seeds), list(seeds.values())
     cursor = await conn.execute(
-        "SELECT min(n) FROM (SELECT DISTINCT key FROM unnest(%s::text[]) AS k(key)) s"
-        " CROSS JOIN LATERAL (SELECT count(DISTINCT f.document_id) AS n FROM"
-        "  (SELECT m.document_id FROM unnest(%s::text[], %s::uuid[]) AS e(key, id)"
-        "   JOIN mentions m ON m.entity_id = e.id"
+        "WITH e AS (SELECT * FROM unnest(%s::text[], %s::uuid[]) AS e(key, id))"
+        " SELECT min(n) FROM (SELECT DISTINCT key FROM e) s CROSS JOIN LATERAL"
+        " (SELECT count(DISTINCT f.document_id) AS n FROM (SELECT m.document_id FROM e"
+        "  JOIN mentions m ON m.entity_id = e.id"
         f"  WHERE e.key = s.key AND m.tenant_id = %s{shown if seen else ''} LIMIT %s) f) c",
-        (text_array(keys), text_array(keys), uuid_array(ids), tenant.id, *scopes,
+        (text_array(list(seeds.values())), uuid_array(list(seeds)), tenant.id, *scopes,
          MOST_DOCUMENTS),
     )  # fmt: skip
     row = await cursor.fetchone()

@@ -17,12 +17,11 @@
    the graph led: that gave the dense leg a second vote beside its place in fusion, and
    where it is the weaker leg (SQuAD's sections of one article, which all resemble a
    question about that article) it outvoted the keyword leg's best (bench/RESULTS.md). The
-   head is then
-   ordered greedily by MMR, which keeps near-duplicates, and passages of one document, apart,
-   and adds to each next passage's score the share of the query it answers beside the
-   passages before it (retrieval/coverage.py): the second passage of a multi-hop answer comes
-   next to the first, instead of the first passage's near namesakes. The head stays above the
-   tail, so what fusion found is re-ordered, never dropped.
+   head is then ordered greedily by MMR, which keeps near-duplicates, and passages of one
+   document, apart, and adds to each next passage's score the share of the query it answers
+   beside the passages before it (retrieval/coverage.py): the second passage of a multi-hop
+   answer comes next to the first, instead of the first passage's near namesakes. The head
+   stays above the tail, so what fusion found is re-ordered, never dropped.
 3. A chunk of a section the query names leads the order.
 4. Title links (retrieval/title_links.py): the candidates whose documents the three best
    passages name by title follow them. Only HYBRID searches read titles for it.
