@@ -7,7 +7,9 @@ bridge entities the passages read so far name near the question's relation words
 searched with those words. Rounds stop when one finds nothing new, or after
 TRELLIS_RESEARCH_ROUNDS. After each round that read more, the extractive composer drafts a
 brief from everything read, uncharged; the answer is composed by the run's model from every
-passage read, through the answer pipeline with its checks, verification and metering.
+passage read, through the answer pipeline with its checks, verification and metering. The
+span reader keeps what it read with a question (app/answers/extractive/reader.py), so each
+draft, and an extractive answer, reads only the passages new since the draft before.
 
 Every step is a row written under the run's claim (store/research.py) with the passages it
 read, so a run taken over after its worker died goes on after its last step, reading what

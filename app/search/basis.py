@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID
 
-from app.search._recent import Recent
+from app._recent import Recent
 from retrieval.vocabulary import VocabularyRule
 from store import bm25, search, vocabulary
 from store.bm25 import Stats

@@ -13,7 +13,7 @@ from uuid import UUID
 import numpy as np
 from numpy.typing import NDArray
 
-from app.search._recent import Recent
+from app._recent import Recent
 from app.search.basis import ExactScans, SearchBasis
 from app.search.coverage import asked_terms
 from app.search.fact_matching import FACTS, fact_entities

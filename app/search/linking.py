@@ -13,7 +13,7 @@ import re
 import threading
 from uuid import UUID
 
-from app.search._recent import Recent
+from app._recent import Recent
 from ingest._stopwords import ENGLISH as STOPWORDS
 from ingest.extraction import Extractor
 from ingest.resolution import normalise

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
+from app._recent import Recent
 from app.answers.extractive.windows import (
     Window,
     passage_encoding,
@@ -35,6 +36,7 @@ LANGUAGES = frozenset({"en"})  # what the reader was trained on: English SQuAD
 MAX_ANSWER_TOKENS = 30
 SPANS_PER_WINDOW = 5
 BATCH = 8
+READ_AGAIN = 1024  # (question, passage) pairs whose spans are kept
 _EDGES = frozenset(" \t\n.,;:!?")
 
 
@@ -51,6 +53,10 @@ class Span:
     text: str
     probability: float
     confidence: float
+
+
+# A span without its passage's index: (start, end, text, probability, confidence).
+_Found = tuple[int, int, str, float, float]
 
 
 @dataclass(frozen=True)
@@ -75,11 +81,36 @@ class SpanReader:
         )
         self._tokenizer: Tokenizer = load_tokenizer(folder)
         self._marks = (_token(self._tokenizer, "[CLS]"), _token(self._tokenizer, "[SEP]"))
+        self._known: Recent[tuple[str, str, int], tuple[_Found, ...]] = Recent(READ_AGAIN)
 
     def read(
         self, question: str, passages: Sequence[str], per_window: int = SPANS_PER_WINDOW
     ) -> list[Span]:
-        """The best spans of every window of every passage, most probable first."""
+        """The best spans of every window of every passage, most probable first.
+
+        A passage read lately with the same question is not read again: a research run's
+        drafts and its answer read what the drafts before them read, and a comparison's sides
+        read the same passages with the same side questions. Its spans are the ones read then,
+        beside other passages: equal to a fresh read's up to float rounding, since a window's
+        padding in its batch can only change the order of a sum's terms. They are kept as
+        tuples of plain values, which the cyclic garbage collector does not walk (see
+        ingest/memo.py for what a full cache of tracked objects cost).
+        """
+        keys = [(question, text, per_window) for text in passages]
+        known = [self._known.get(key) for key in keys]
+        missing = [index for index, spans in enumerate(known) if spans is None]
+        fresh = self._fresh(question, [passages[index] for index in missing], per_window)
+        for index, spans in zip(missing, fresh, strict=True):
+            known[index] = self._known.put(keys[index], spans)
+        found = [Span(index, *span) for index, spans in enumerate(known) for span in spans or ()]
+        return sorted(found, key=lambda s: -s.probability)
+
+    def _fresh(
+        self, question: str, passages: list[str], per_window: int
+    ) -> list[tuple[_Found, ...]]:
+        """Each passage's spans, read in one batch of windows."""
+        if not passages:
+            return []
         asked = question_ids(self._tokenizer, question)
         pieces = [
             (index, window)
@@ -88,12 +119,10 @@ class SpanReader:
         ]
         with one_blas_thread():
             logits = self._logits([w for _, w in pieces])
-        found = [
-            span
-            for (index, window), scores in zip(pieces, logits, strict=True)
-            for span in _spans(window, scores, index, passages[index], per_window)
-        ]
-        return sorted(found, key=lambda s: -s.probability)
+        found: list[list[_Found]] = [[] for _ in passages]
+        for (index, window), scores in zip(pieces, logits, strict=True):
+            found[index] += _spans(window, scores, passages[index], per_window)
+        return [tuple(spans) for spans in found]
 
     def _logits(self, pieces: list[Window]) -> list[NDArray[np.float32]]:
         """Log-probabilities (tokens, 2) of each window's start and end."""
@@ -137,9 +166,7 @@ def _log_softmax(scores: NDArray[np.float32], piece: Window) -> NDArray[np.float
     return result
 
 
-def _spans(
-    window: Window, scores: NDArray[np.float32], index: int, text: str, count: int
-) -> list[Span]:
+def _spans(window: Window, scores: NDArray[np.float32], text: str, count: int) -> list[_Found]:
     """The window's most probable spans of at most MAX_ANSWER_TOKENS tokens."""
     first, last = window.first, len(window.ids) - 2
     start, end = scores[first : last + 1, 0], scores[first : last + 1, 1]
@@ -159,7 +186,7 @@ def _spans(
         if a == b:
             continue
         overlapping = float(mass[: j + 1, i:].sum())
-        found.append(Span(index, a, b, text[a:b], float(mass[i, j]), min(overlapping, 1.0)))
+        found.append((a, b, text[a:b], float(mass[i, j]), min(overlapping, 1.0)))
     return found
 
 

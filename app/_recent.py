@@ -1,6 +1,7 @@
-"""What a query's text gave last time, for a query asked again (a page, a retry, each
-collection of one search): the most recent `size` results, the oldest forgotten first.
-Safe to share between the event loop and the threads that compute results."""
+"""What a pure computation gave last time, for the same input again (a query asked again by a
+page, a retry or each collection of one search; a passage read again with the same question
+by each draft of a research run): the most recent `size` results, the oldest forgotten
+first. Safe to share between the event loop and the threads that compute results."""
 
 from __future__ import annotations
 
