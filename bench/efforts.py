@@ -11,7 +11,8 @@ and way:
 - `shortAnswer` exact match and token F1 as served (bench/answers.py's scoring);
 - recall of the gold passages among the passages read: the share of a question's gold titles
   among the titles of its answer's sources (every passage read, in every round), averaged;
-- passages read, and p50 / p95 of the whole answer's time.
+- passages read, and p50 / p95 of the whole answer's time, each way with a span reader that
+  has kept nothing from the way before.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from app.answers.extractive.reader import shared_reader
 from app.answers.request import AnswerRequest, Effort
 from app.answers.results import Answer
 from app.localdb.stack import local_stack, stack_services
@@ -48,6 +50,7 @@ async def answered(
     services: Services, principal: Principal, item: dict[str, Any], way: str
 ) -> dict[str, float]:
     request = AnswerRequest(SearchRequest((item["_dataset"],), item["question"], top_k=TOP_K))
+    shared_reader().forget()  # each way reads its passages itself, not from the way before
     started = time.perf_counter()
     if way == RESEARCH:
         answer = await researched(services, principal, request)

@@ -37,6 +37,9 @@ def test_a_passage_read_again_with_the_same_question_is_not_read_again(
     assert {span.passage for span in spans} == {0, 1}
     reader.read("When did the Wend ferry sink?", [FERRY])
     assert sum(counted) == 2  # another question reads the passage afresh
+    reader.forget()
+    reader.read("Who built the Wend ferry?", [FERRY])
+    assert sum(counted) == 3
 
 
 def test_kept_spans_are_a_fresh_read_s() -> None:
