@@ -158,6 +158,7 @@ class SearchLegs:
         result.seeds = seeds
         result.truncated = truncated
         result.seed_documents = reach or 1
+        result.titled = bool(titled)
         return result
 
     async def _start(

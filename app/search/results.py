@@ -24,6 +24,7 @@ class LegResult:
     seeds: dict[str, str] = field(default_factory=dict)  # graph leg: linked entity -> its key
     truncated: bool = False  # graph leg: the walk hit a bound (seeds, frontier, edges)
     seed_documents: int = 1  # graph leg: the fewest documents any one seed is mentioned in
+    titled: bool = False  # graph leg: the walk starts at documents the query names by title
 
     @classmethod
     def of(cls, scored: list[tuple[UUID, float]]) -> LegResult:

@@ -20,11 +20,13 @@ def leg(*chunks: uuid.UUID) -> LegResult:
     return LegResult.of([(c, 1.0 / (i + 1)) for i, c in enumerate(chunks)])
 
 
-def walk(scores: list[float], seeds: int = 1) -> LegResult:
-    """A graph leg ranking C first, then four filler chunks, with these PageRank scores."""
+def walk(scores: list[float], seeds: int = 1, titled: bool = True) -> LegResult:
+    """A graph leg ranking C first, then four filler chunks, with these PageRank scores,
+    started at a document the query names by title unless `titled` is False."""
     chunks = [C, *(uuid.UUID(int=100 + i) for i in range(len(scores) - 1))]
     result = LegResult.of(list(zip(chunks, scores, strict=True)))
     result.seeds = {f"seed-{i}": f"name {i}" for i in range(seeds)}
+    result.titled = titled
     return result
 
 
@@ -70,6 +72,15 @@ def test_a_walk_from_a_name_many_documents_share_leads_less() -> None:
     assert next(c.chunk_id for c in ranking.fuse(results, 5)) == A
 
 
+def test_a_peaked_walk_from_a_name_no_document_is_about_weighs_like_a_text_leg() -> None:
+    """Its peak is on the passages that mention the name, which the keyword leg finds from
+    the same words: it votes, and does not lead."""
+    untitled = walk([0.5, *[0.01] * 4], titled=False)
+    assert ranking.graph_weight(untitled) == 1.0
+    results = {Leg.KEYWORD: leg(A, B), Leg.SEMANTIC: leg(A, B), Leg.GRAPH: untitled}
+    assert [c.chunk_id for c in ranking.fuse(results, 5)][:2] == [A, B]
+
+
 def test_methods_and_section_boost() -> None:
     results = {Leg.KEYWORD: leg(A, B), Leg.SECTION: leg(B)}
     fused = ranking.fuse(results, 5)
@@ -80,7 +91,7 @@ def test_each_leg_s_best_hits_reach_the_head_under_a_peaked_walk() -> None:
     """The walk's 60 passages outweigh the keyword leg's best, D, which still heads."""
     walked = [uuid.UUID(int=200 + i) for i in range(60)]
     graph = LegResult.of([(c, 1.0 / (i + 1) ** 3) for i, c in enumerate(walked)])
-    graph.seeds = {"seed": "name"}
+    graph.seeds, graph.titled = {"seed": "name"}, True
     fused = ranking.fuse({Leg.KEYWORD: leg(D, A), Leg.GRAPH: graph}, 1)
     assert ranking.graph_weight(graph) == ranking.GRAPH_LEAD
     assert [c.chunk_id for c in ranking.head(fused)] == [*walked[:10], D]
