@@ -38,7 +38,7 @@ SPANS_PER_WINDOW = 5
 BATCH = 8
 # (question, passage) pairs whose spans are kept. A research run reads about 35 (its
 # passages, its hops, its comparison's sides); a side's pair keeps 50 spans a window, up to
-# about 30 KB, and at 1,024 pairs a 10-minute soak's memory grew 3.3% where it grew 0.3%.
+# about 30 KB, so 1,024 pairs could hold 30 MB (bench/RESULTS.md, the soak).
 READ_AGAIN = 256
 _EDGES = frozenset(" \t\n.,;:!?")
 
