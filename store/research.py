@@ -181,11 +181,13 @@ async def renew(conn: Conn, claimed: ClaimedRun, lease_seconds: float) -> bool:
 
 
 async def add_step(conn: Conn, claimed: ClaimedRun, step: NewStep) -> bool:
-    """Write the step; False when the run is no longer this claim's, or the step exists."""
+    """Write the step; False when the run is no longer this claim's, or the step exists. The
+    run's row is locked for the check: a cancel at the same moment either waits for the step
+    (and lists it) or goes first (and the step is not written)."""
     cursor = await conn.execute(
         "INSERT INTO research_steps (run_id, number, kind, message, passages_read, detail, brief)"
         " SELECT %s, %s, %s, %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM research_runs"
-        "  WHERE id = %s AND claim_token = %s AND status = 'RUNNING')"
+        "  WHERE id = %s AND claim_token = %s AND status = 'RUNNING' FOR SHARE)"
         " ON CONFLICT DO NOTHING",
         (
             claimed.run.id,
