@@ -49,6 +49,7 @@ from app.search.graph_leg import GraphDiscovery
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker
 from app.search.logs import SearchLogs
+from app.search.mention_graphs import MentionGraphs
 from app.search.service import Search
 from app.search.warmup import WarmUp
 from app.settings import LlmSettings, Settings
@@ -84,6 +85,7 @@ class Services:
     themes: Themes
     discovery: GraphDiscovery
     keyword_index: KeywordIndexes
+    mention_graphs: MentionGraphs
     search: Search
     spans: Spans
     search_logs: SearchLogs
@@ -102,6 +104,7 @@ class Services:
 
     async def close(self) -> None:
         await self.keyword_index.close()
+        await self.mention_graphs.close()
         await self.search.close()
         await self.answers.close()
         await self.graph.close()
@@ -172,7 +175,8 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     collections = Collections(pool, graph, projector, embedders)
     worker = IngestWorker(pool, embedders, max_bytes=queues.ingest_batch_bytes)
     entities = Entities(pool, graph, collections, settings.graph_max_first)
-    discovery = GraphDiscovery(graph, pool)
+    mention_graphs = MentionGraphs(pool, settings.mention_graph)
+    discovery = GraphDiscovery(graph, pool, mention_graphs)
     keyword_index = KeywordIndexes(pool, settings.keyword_index)
     linker = EntityLinker(settings.spacy_model)
     search = Search(
@@ -205,6 +209,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         themes=Themes(pool, collections, settings.graph_max_first),
         discovery=discovery,
         keyword_index=keyword_index,
+        mention_graphs=mention_graphs,
         search=search,
         spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),

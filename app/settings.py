@@ -147,6 +147,15 @@ class KeywordIndexSettings:
 
 
 @dataclass(frozen=True)
+class MentionGraphSettings:
+    """When a collection's mentions are also held in memory for the graph walk
+    (app/search/mention_graphs.py)."""
+
+    min_chunks: int
+    max_mentions: int
+
+
+@dataclass(frozen=True)
 class LlmSettings:
     """An OpenAI-compatible chat provider and the models it offers."""
 
@@ -285,6 +294,7 @@ class Settings:
     graph_max_first: int
     reranker: RerankerSettings
     keyword_index: KeywordIndexSettings
+    mention_graph: MentionGraphSettings
     queues: QueueSettings
     answers: AnswerSettings
     serving: ServingSettings
@@ -313,6 +323,10 @@ class Settings:
             keyword_index=KeywordIndexSettings(
                 source.integer("TRELLIS_KEYWORD_INDEX_MIN_CHUNKS", 2000, 0, 2**31 - 1),
                 source.integer("TRELLIS_KEYWORD_INDEX_MAX_POSTINGS", 20_000_000, 0, 2**40),
+            ),
+            mention_graph=MentionGraphSettings(
+                source.integer("TRELLIS_MENTION_GRAPH_MIN_CHUNKS", 2000, 0, 2**31 - 1),
+                source.integer("TRELLIS_MENTION_GRAPH_MAX_MENTIONS", 1_000_000, 0, 2**40),
             ),
             queues=QueueSettings(
                 source.integer("TRELLIS_INGEST_BATCH_BYTES", 512 * 1024, 1024, 2**31 - 1),

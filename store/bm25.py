@@ -82,16 +82,18 @@ class Stats:
     version: int  # moves with every change to the collection's postings
     chunk_count: int
     avgdl: float
+    graph_version: int = 0  # moves with every change to its mentions (themes.mark_graph_changed)
 
 
 async def stats(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Stats | None:
     cursor = await conn.execute(
-        "SELECT version, chunk_count, term_total::float8 / greatest(chunk_count, 1)"
-        " FROM collection_stats WHERE collection_id = %s AND tenant_id = %s",
+        "SELECT s.version, s.chunk_count, s.term_total::float8 / greatest(s.chunk_count, 1),"
+        " c.graph_version FROM collection_stats s JOIN collections c ON c.id = s.collection_id"
+        " WHERE s.collection_id = %s AND s.tenant_id = %s",
         (collection_id, tenant_id),
     )
     row = await cursor.fetchone()
-    return Stats(int(row[0]), int(row[1]), float(row[2])) if row else None
+    return Stats(int(row[0]), int(row[1]), float(row[2]), int(row[3])) if row else None
 
 
 @dataclass(frozen=True)

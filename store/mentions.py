@@ -10,6 +10,8 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from ingest.extraction import Named
+from retrieval.mention_graph import MentionGraph
+from store import bm25
 from store.arrays import text_array, uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
@@ -119,3 +121,30 @@ async def named_in(conn: Conn, tenant: Tenant, chunk_ids: list[UUID]) -> dict[UU
         spans = [(start - offset, end - offset, label) for start, end, label in named]
         found[chunk] = [Named(text[a:b], label, a, b) for a, b, label in spans]
     return found
+
+
+async def held_graph(conn: Conn, tenant_id: UUID, collection_id: UUID) -> MentionGraph | None:
+    """Every mention of a collection's entities, read in one snapshot with the versions that
+    date it (the BM25 statistics' and the graph's); None if nothing is indexed.
+
+    `conn` must be idle: the reads run in their own repeatable-read transaction.
+    """
+    async with conn.transaction():
+        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        found = await bm25.stats(conn, tenant_id, collection_id)
+        if found is None:
+            return None
+        cursor = await conn.execute(
+            "SELECT m.entity_id::text, m.chunk_id::text, m.weight FROM mentions m"
+            " JOIN entities e ON e.id = m.entity_id"
+            " WHERE e.collection_id = %s AND e.tenant_id = %s AND m.tenant_id = %s",
+            (collection_id, tenant_id, tenant_id),
+        )
+        rows = await cursor.fetchall()
+    return MentionGraph.of(graph_version(found), rows)
+
+
+def graph_version(stats: bm25.Stats) -> tuple[int, int]:
+    """What dates a collection's mentions: a document's chunks deleted with their mentions
+    move the statistics' version; mentions written or replaced, the graph's."""
+    return stats.version, stats.graph_version

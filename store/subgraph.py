@@ -16,13 +16,19 @@ node (strongest first), and stops the walk once the subgraph holds `max_edges`: 
 cannot pull in the whole collection, nor a query naming thousands of things. Past the first
 hop only the `beam` entities the walk most reaches are expanded: little of the walk's mass
 goes to the rest. Any of these cuts marks the subgraph `truncated`.
+
+Each step's mentions come from `Steps`: the SQL read (`sql_steps`), or a collection's
+mentions held in memory (`held_steps`, retrieval/mention_graph.py), which a search uses
+while they are current.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from retrieval.bounds import capped, scan_per_node
+from retrieval.mention_graph import Edge, Edges, MentionGraph, strongest_first
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank
 from store.arrays import uuid_array
 from store.pool import Conn
@@ -43,6 +49,11 @@ _CHUNK_TO_ENTITIES = (
 _VISIBLE = " AND EXISTS (SELECT 1 FROM documents d WHERE d.id = mentions.document_id{seen})"
 
 
+# One step's read: (sources, edges examined per source, whether from entities) -> each
+# source's edges (target, weight), strongest first, ties by the target's id.
+Steps = Callable[[list[str], int, bool], Awaitable[dict[str, Edges]]]
+
+
 @dataclass(frozen=True)
 class Bounds:
     fanout: int  # mentions kept per node
@@ -50,29 +61,52 @@ class Bounds:
     beam: int | None = None  # entities expanded per hop after the first; None: all
 
 
+def sql_steps(conn: Conn, tenant: Tenant) -> Steps:
+    """Steps read from the mentions table, as much of it as the tenant's key may see."""
+    seen, scopes = visible(tenant, "d")
+    condition = _VISIBLE.format(seen=seen) if seen else ""
+
+    async def step(sources: list[str], scan: int, from_entities: bool) -> dict[str, Edges]:
+        query = _ENTITY_TO_CHUNKS if from_entities else _CHUNK_TO_ENTITIES
+        params = (uuid_array(sources), tenant.id, *scopes, scan)
+        cursor = await conn.execute(query.format(visible=condition), params)
+        by_source: dict[str, list[Edge]] = {}
+        for source, target, weight in await cursor.fetchall():
+            by_source.setdefault(source, []).append((target, weight))
+        return {s: strongest_first(edges) for s, edges in by_source.items()}
+
+    return step
+
+
+def held_steps(graph: MentionGraph) -> Steps:
+    """Steps read from one collection's mentions held in memory (a key without content
+    scopes: the graph holds every document's mentions)."""
+
+    async def step(sources: list[str], scan: int, from_entities: bool) -> dict[str, Edges]:
+        return graph.step(sources, scan, from_entities)
+
+    return step
+
+
 async def entity_chunk_subgraph(
-    conn: Conn,
-    tenant: Tenant,
-    start: Restart,
-    hops: int,
-    bounds: Bounds,
+    steps: Steps, start: Restart, hops: int, bounds: Bounds
 ) -> Subgraph:
     """Seeds -> chunks mentioning them -> entities in those chunks -> their chunks ...:
     chunks up to `hops` entity hops away (hops=1: the chunks mentioning a seed or sharing an
     entity with a start chunk)."""
     sub = Subgraph(roots={*start.nodes})
     entities = _strongest_entities(start)
-    found = await _start_entities(conn, tenant, _strongest_chunks(start), bounds, sub)
+    found = await _start_entities(steps, _strongest_chunks(start), bounds, sub)
     entities += [e for e in found if e not in entities]
     seen = set(entities)
     for hop in range(hops):
         if hop > 0:
             entities = _beam(sub, start, entities, bounds.beam)
-        chunks = await _expand(conn, _ENTITY_TO_CHUNKS, tenant, entities, bounds, sub, True)
+        chunks = await _expand(steps, entities, bounds, sub, True)
         sub.chunks.update(chunks)
         if _full(sub, bounds) or not chunks or hop == hops - 1:
             break  # past the last hop, the chunks' other entities are beyond `hops`
-        found = await _expand(conn, _CHUNK_TO_ENTITIES, tenant, chunks, bounds, sub, False)
+        found = await _expand(steps, chunks, bounds, sub, False)
         entities = [e for e in found if e not in seen]
         seen.update(entities)
         if _full(sub, bounds):
@@ -98,12 +132,12 @@ def _strongest_chunks(start: Restart) -> list[str]:
 
 
 async def _start_entities(
-    conn: Conn, tenant: Tenant, chunks: list[str], bounds: Bounds, sub: Subgraph
+    steps: Steps, chunks: list[str], bounds: Bounds, sub: Subgraph
 ) -> list[str]:
     if not chunks:
         return []
     sub.chunks.update(chunks)
-    return await _expand(conn, _CHUNK_TO_ENTITIES, tenant, chunks, bounds, sub, False)
+    return await _expand(steps, chunks, bounds, sub, False)
 
 
 def _beam(sub: Subgraph, start: Restart, entities: list[str], beam: int | None) -> list[str]:
@@ -116,35 +150,22 @@ def _beam(sub: Subgraph, start: Restart, entities: list[str], beam: int | None) 
 
 
 async def _expand(
-    conn: Conn,
-    query: str,
-    tenant: Tenant,
-    ids: list[str],
-    bounds: Bounds,
-    sub: Subgraph,
-    from_entities: bool,
+    steps: Steps, ids: list[str], bounds: Bounds, sub: Subgraph, from_entities: bool
 ) -> list[str]:
     """One step from the strongest of `ids`: each source's `fanout` strongest mentions join
     the subgraph; the targets reached for the first time are returned, strongest first."""
     ids, cut = capped(ids)
     sub.truncated |= cut
     scan = scan_per_node(len(ids))
-    seen, scopes = visible(tenant, "d")
-    sql = query.format(visible=_VISIBLE.format(seen=seen) if seen else "")
-    cursor = await conn.execute(sql, (uuid_array(ids), tenant.id, *scopes, scan))
-    by_source: dict[str, list[tuple[str, int]]] = {}
-    for source, target, weight in await cursor.fetchall():
-        by_source.setdefault(source, []).append((target, weight))
-    reached: list[tuple[str, int]] = []
-    for source, targets in by_source.items():
+    reached: list[tuple[int, str]] = []  # (-weight, target): sorts strongest first, ties by id
+    for source, targets in (await steps(ids, scan, from_entities)).items():
         sub.truncated |= len(targets) > bounds.fanout or len(targets) == scan
-        for target, weight in sorted(targets, key=lambda t: (-t[1], t[0]))[: bounds.fanout]:
-            pair = (source, target) if from_entities else (target, source)
-            sub.edges[pair] = float(weight)
+        for target, weight in targets[: bounds.fanout]:
+            sub.edges[(source, target) if from_entities else (target, source)] = float(weight)
             if target not in sub.parent and _reachable(sub, source, target, from_entities):
                 sub.parent[target] = source
-                reached.append((target, weight))
-    return [t for t, _ in sorted(reached, key=lambda t: (-t[1], t[0]))]
+                reached.append((-weight, target))
+    return [t for _, t in sorted(reached)]
 
 
 def _reachable(sub: Subgraph, source: str, target: str, from_entities: bool) -> bool:

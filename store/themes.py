@@ -31,8 +31,13 @@ class ThemeRow:
 
 
 async def mark_graph_changed(conn: Conn, collection_id: UUID) -> None:
+    """Called wherever a collection's mentions change, in the same transaction: the version
+    tells a process that the mentions it holds in memory (app/search/mention_graphs.py) are
+    stale."""
     await conn.execute(
-        "UPDATE collections SET graph_changed_at = now() WHERE id = %s", (collection_id,)
+        "UPDATE collections SET graph_changed_at = now(), graph_version = graph_version + 1"
+        " WHERE id = %s",
+        (collection_id,),
     )
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import psycopg
 
 from app.localdb.stack import Stack
+from store.pool import Pool, open_pool
 from tests.graphql_client import GraphQLClient
+
+T = TypeVar("T")
 
 INGEST = """mutation($c: String!, $docs: [DocumentInput!]!) {
   ingestDocuments(collection: $c, documents: $docs, wait: true) {
@@ -49,3 +54,16 @@ def ingest(gql: GraphQLClient, collection: str, *docs: dict[str, Any]) -> dict[s
 def rows(stack: Stack, sql: str, *params: object) -> list[tuple[Any, ...]]:
     with psycopg.connect(stack.endpoints.postgres_url) as conn:
         return conn.execute(sql, params).fetchall()
+
+
+def with_pool(stack: Stack, work: Callable[[Pool], Awaitable[T]]) -> T:
+    """`work` run with a small pool of the stack's Postgres, closed after."""
+
+    async def run() -> T:
+        pool = await open_pool(stack.endpoints.postgres_url, 1, 4)
+        try:
+            return await work(pool)
+        finally:
+            await pool.close()
+
+    return asyncio.run(run())

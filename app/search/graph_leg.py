@@ -16,6 +16,7 @@ import asyncio
 from dataclasses import dataclass, replace
 from uuid import uuid4
 
+from app.search.mention_graphs import MentionGraphs
 from graph.driver import GraphStore
 from graph.edges import Edge, EntityRow, Evidence, RelationshipPath, path_of
 from graph.relationships import edges_between
@@ -23,8 +24,10 @@ from graph.temporal import NOW, TimeFilter
 from retrieval.ppr import Restart, Subgraph, rank_chunks
 from retrieval.relation_cues import CuedPassage
 from store import documents, knowledge, mentions
+from store.bm25 import Stats
 from store.pool import Pool, autocommitted
-from store.subgraph import Bounds, entity_chunk_subgraph
+from store.scope import Scope
+from store.subgraph import Bounds, entity_chunk_subgraph, sql_steps
 from store.tenants import Tenant
 
 BOUNDS = Bounds(fanout=50, max_edges=20_000, beam=200)
@@ -39,6 +42,15 @@ class DiscoveredChunk:
     chunk_id: str
     score: float
     trail: list[str]  # entity, chunk, entity, ..., this chunk; empty for a start passage
+
+
+@dataclass(frozen=True)
+class Within:
+    """The collection a walk stays in (its seeds and start chunks are that collection's) and
+    its statistics as the search read them."""
+
+    scope: Scope
+    stats: Stats | None
 
 
 @dataclass(frozen=True)
@@ -61,18 +73,23 @@ class GraphQuery:
 
 
 class GraphDiscovery:
-    def __init__(self, graph: GraphStore, pool: Pool) -> None:
+    def __init__(self, graph: GraphStore, pool: Pool, mentions: MentionGraphs) -> None:
         self._graph = graph
         self._pool = pool
+        self._mentions = mentions
 
     async def discover(
-        self, tenant: Tenant, query: GraphQuery
+        self, tenant: Tenant, query: GraphQuery, within: Within | None = None
     ) -> tuple[list[DiscoveredChunk], bool]:
         """Chunks best first, each with the trail the walk took to it, and whether a bound
-        cut the subgraph short."""
+        cut the subgraph short. `within`: the one collection the walk stays in, whose
+        mentions this process may hold in memory."""
         start = query.start
         async with autocommitted(self._pool) as conn:
-            sub = await entity_chunk_subgraph(conn, tenant, start, query.hops, BOUNDS)
+            steps = sql_steps(conn, tenant)
+            if within is not None:
+                steps = self._mentions.steps(conn, tenant, within.scope, within.stats)
+            sub = await entity_chunk_subgraph(steps, start, query.hops, BOUNDS)
         if query.cues:
             await self._weigh_by_cues(tenant, sub, start, query.cues)
         ranked = rank_chunks(sub, start, query.first)

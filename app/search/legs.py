@@ -17,7 +17,7 @@ from app._recent import Recent
 from app.search.basis import ExactScans, SearchBasis
 from app.search.coverage import asked_terms
 from app.search.fact_matching import FACTS, fact_entities
-from app.search.graph_leg import GraphDiscovery, GraphQuery
+from app.search.graph_leg import GraphDiscovery, GraphQuery, Within
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker, title_candidates
 from app.search.results import LegResult
@@ -149,7 +149,8 @@ class SearchLegs:
         start = await self._start(context, seeds, titled)
         if not start.start.nodes:
             return LegResult()
-        found, truncated = await self._discovery.discover(context.tenant, start)
+        within = Within(scope, context.basis.stats)
+        found, truncated = await self._discovery.discover(context.tenant, start, within)
         chunks = await self._in_scope(scope, [UUID(d.chunk_id) for d in found])
         by_id = {UUID(d.chunk_id): d for d in found}
         ranked = chunks[: context.limit]

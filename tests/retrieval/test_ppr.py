@@ -11,12 +11,14 @@ import pytest
 
 from app.localdb.stack import Stack
 from app.search.graph_leg import GraphDiscovery, GraphQuery
+from app.search.mention_graphs import MentionGraphs
+from app.settings import MentionGraphSettings
 from graph.driver import open_graph
 from graph.edges import RelationshipPath
 from graph.temporal import NOW
 from retrieval.ppr import Restart, Subgraph, personalized_pagerank, rank_chunks
 from store.pool import open_pool
-from store.subgraph import Bounds, entity_chunk_subgraph
+from store.subgraph import Bounds, entity_chunk_subgraph, sql_steps
 from store.tenants import Tenant
 from tests.graph_helpers import cypher, wait_until_graphed
 from tests.graphql_client import GraphQLClient
@@ -145,7 +147,7 @@ def subgraph(
             start, bounds = Restart(tuple(seeds)), Bounds(fanout, max_edges)
             async with pool.connection() as conn:
                 target = Tenant(uuid.UUID(tenant), "t")
-                return await entity_chunk_subgraph(conn, target, start, hops, bounds)
+                return await entity_chunk_subgraph(sql_steps(conn, target), start, hops, bounds)
         finally:
             await pool.close()
 
@@ -211,7 +213,9 @@ def test_discovery_gives_each_chunk_its_relationship_path(
         pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
             tenant = Tenant(uuid.UUID(alice["tenant"]), "t")
-            discovery = GraphDiscovery(graph, pool)
+            discovery = GraphDiscovery(
+                graph, pool, MentionGraphs(pool, MentionGraphSettings(0, 10**6))
+            )
             found, _ = await discovery.discover(tenant, GraphQuery([alice["id"]], 2, 10))
             paths = await discovery.paths(tenant, {d.chunk_id: d.trail for d in found}, NOW)
             return {d.chunk_id: paths.get(d.chunk_id) for d in found}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import pytest
@@ -14,11 +13,11 @@ from app.search.keyword_index import KeywordIndexes
 from app.settings import KeywordIndexSettings
 from ingest.analyzer import analyze
 from store import bm25
-from store.pool import Pool, open_pool
+from store.pool import Pool
 from store.scope import Scope
 from tests import corpus
 from tests.graphql_client import GraphQLClient
-from tests.helpers import ingest, new_collection, rows
+from tests.helpers import ingest, new_collection, rows, with_pool
 
 pytestmark = pytest.mark.integration
 
@@ -39,17 +38,6 @@ def _corpus(gql: GraphQLClient, stack: Stack, count: int) -> tuple[str, Scope]:
         0
     ]
     return name, Scope(tenant, collection)
-
-
-def _with_pool(stack: Stack, work: Callable[[Pool], Awaitable[T]]) -> T:
-    async def run() -> T:
-        pool = await open_pool(stack.endpoints.postgres_url, 1, 4)
-        try:
-            return await work(pool)
-        finally:
-            await pool.close()
-
-    return asyncio.run(run())
 
 
 async def _both(
@@ -76,7 +64,7 @@ def test_index_answers_like_sql_once_built(gql: GraphQLClient, stack: Stack) -> 
             assert [c for c, _ in mine] == [c for c, _ in sql]
             assert [s for _, s in mine] == pytest.approx([s for _, s in sql])
 
-    _with_pool(stack, work)
+    with_pool(stack, work)
 
 
 def test_index_counts_document_frequencies_like_sql(gql: GraphQLClient, stack: Stack) -> None:
@@ -94,7 +82,7 @@ def test_index_counts_document_frequencies_like_sql(gql: GraphQLClient, stack: S
             sql = await bm25.frequencies(conn, scope, terms, stats)
         assert mine == sql and mine.documents and "zyzzogeton" not in mine.documents
 
-    _with_pool(stack, work)
+    with_pool(stack, work)
 
 
 def test_new_and_deleted_documents_show_at_once(gql: GraphQLClient, stack: Stack) -> None:
@@ -117,7 +105,7 @@ def test_new_and_deleted_documents_show_at_once(gql: GraphQLClient, stack: Stack
         await asyncio.to_thread(gql.data, DELETE, c=name, id="new")
         assert (await _both(pool, indexes, scope, "zyzzogeton"))[0] == []
 
-    _with_pool(stack, work)
+    with_pool(stack, work)
 
 
 def test_filters_narrow_index_answers(gql: GraphQLClient, stack: Stack) -> None:
@@ -139,7 +127,7 @@ def test_filters_narrow_index_answers(gql: GraphQLClient, stack: Stack) -> None:
             mine, sql = await _both(pool, indexes, narrowed, query)
             assert [c for c, _ in mine] == [c for c, _ in sql]
 
-    _with_pool(stack, work)
+    with_pool(stack, work)
 
 
 def test_small_or_oversized_collections_stay_in_sql(gql: GraphQLClient, stack: Stack) -> None:
@@ -152,4 +140,4 @@ def test_small_or_oversized_collections_stay_in_sql(gql: GraphQLClient, stack: S
             await indexes.settle()
             assert mine == sql and not indexes.holds(scope.tenant_id, scope.collection_id)
 
-    _with_pool(stack, work)
+    with_pool(stack, work)

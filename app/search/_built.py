@@ -1,0 +1,104 @@
+"""Copies of Postgres data a search reads in memory, each built in a background task and used
+only while the version it was read at is current.
+
+A search that finds no current copy asks Postgres, as it would with none, while one task per
+key builds it; a build that fails is retried after RETRY_AFTER_SECONDS. Past `most` units of
+size in all, the least recently used copies are dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Generic, Protocol, TypeVar
+from uuid import UUID
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 60.0
+
+Key = tuple[UUID, UUID]  # (tenant, collection)
+
+
+class Built(Protocol):
+    @property
+    def version(self) -> Hashable: ...
+
+    @property
+    def size(self) -> int: ...
+
+
+B = TypeVar("B", bound=Built)
+
+
+class BuiltCopies(Generic[B]):
+    def __init__(self, what: str, build: Callable[[Key], Awaitable[B | None]], most: int) -> None:
+        self._what = what  # for the log
+        self._build = build  # None: nothing to hold
+        self._most = most
+        self._held: OrderedDict[Key, B] = OrderedDict()
+        self._building: dict[Key, asyncio.Task[None]] = {}
+        self._failed_at: dict[Key, float] = {}
+
+    def current(self, key: Key, version: Hashable) -> B | None:
+        """The copy of `key` if it was read at `version`; else None, and a build starts."""
+        held = self._held.get(key)
+        if held is not None and held.version == version:
+            self._held.move_to_end(key)
+            return held
+        self._start_build(key)
+        return None
+
+    def drop(self, key: Key) -> None:
+        self._held.pop(key, None)
+
+    def holds(self, key: Key) -> bool:
+        return key in self._held
+
+    async def settle(self) -> None:
+        """Wait for the builds in flight (for tests and benchmarks)."""
+        await asyncio.gather(*list(self._building.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in self._building.values():
+            task.cancel()
+        await asyncio.gather(*self._building.values(), return_exceptions=True)
+
+    def _start_build(self, key: Key) -> None:
+        if key in self._building or self._failed_lately(key):
+            return
+        task = asyncio.create_task(self._rebuild(key), name=f"{self._what}-{key[1]}")
+        self._building[key] = task
+        task.add_done_callback(lambda _: self._building.pop(key, None))
+
+    def _failed_lately(self, key: Key) -> bool:
+        failed_at = self._failed_at.get(key)
+        return failed_at is not None and time.monotonic() - failed_at < RETRY_AFTER_SECONDS
+
+    async def _rebuild(self, key: Key) -> None:
+        try:
+            built = await self._build(key)
+        except Exception:
+            self._failed_at[key] = time.monotonic()
+            log.exception("%s of collection %s failed; searches ask Postgres", self._what, key[1])
+            return
+        if built is not None:
+            self._keep(key, built)
+
+    def _keep(self, key: Key, built: B) -> None:
+        if built.size > self._most:
+            log.info(
+                "collection %s: %s of size %d exceeds %d",
+                key[1],
+                self._what,
+                built.size,
+                self._most,
+            )
+            return
+        self._held[key] = built
+        self._held.move_to_end(key)
+        while sum(b.size for b in self._held.values()) > self._most:
+            self._held.popitem(last=False)

@@ -1,0 +1,58 @@
+"""The graph walk's mentions: in memory when this process holds a current copy of the
+collection's, else read from Postgres step by step (store/subgraph.py).
+
+A walk reads four or five steps of mentions; from Postgres each is a statement the server
+prepares, sends and decodes, and together they were the largest share of a search's CPU
+(bench/RESULTS.md, the load). The copy is dated by the collection's statistics' version and
+its graph version (store/mentions.graph_version): any change to the mentions moves one, and
+a search then reads Postgres while one background task reads the copy again
+(app/search/_built.py). A key with content scopes always reads Postgres, which keeps the
+mentions of documents it may not see out of its walk.
+"""
+
+from __future__ import annotations
+
+from app.search._built import BuiltCopies, Key
+from app.settings import MentionGraphSettings
+from retrieval.mention_graph import MentionGraph
+from store import mentions
+from store.bm25 import Stats
+from store.pool import Conn, Pool
+from store.scope import Scope
+from store.subgraph import Steps, held_steps, sql_steps
+from store.tenants import Tenant
+
+
+class MentionGraphs:
+    def __init__(self, pool: Pool, limits: MentionGraphSettings) -> None:
+        self._pool = pool
+        self._limits = limits
+        self._graphs = BuiltCopies("mention graph", self._build, limits.max_mentions)
+
+    def steps(self, conn: Conn, tenant: Tenant, scope: Scope, stats: Stats | None) -> Steps:
+        """Where the walk of one collection reads its mentions: `conn` unless a current copy
+        is held."""
+        graph = self.held(tenant, scope, stats)
+        return sql_steps(conn, tenant) if graph is None else held_steps(graph)
+
+    async def settle(self) -> None:
+        """Wait for the builds in flight (for tests and benchmarks)."""
+        await self._graphs.settle()
+
+    async def close(self) -> None:
+        await self._graphs.close()
+
+    def held(self, tenant: Tenant, scope: Scope, stats: Stats | None) -> MentionGraph | None:
+        """The collection's mentions if held and current for this key; else None, and a
+        build starts unless the key has content scopes or the collection is small."""
+        key = (scope.tenant_id, scope.collection_id)
+        if stats is None or stats.chunk_count < self._limits.min_chunks:
+            self._graphs.drop(key)
+            return None
+        if tenant.content_scopes:
+            return None
+        return self._graphs.current(key, mentions.graph_version(stats))
+
+    async def _build(self, key: Key) -> MentionGraph | None:
+        async with self._pool.connection() as conn:
+            return await mentions.held_graph(conn, *key)
