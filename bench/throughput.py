@@ -9,13 +9,15 @@ commit the issue measured:
     cd ../baseline && make setup
     .venv/bin/python -m bench.quality --keep .data/bench --dataset 2wiki --only HYBRID --questions 5
 
-Then `.venv/bin/python -m bench.throughput --baseline ../baseline [--rounds 2] [--seconds 60]`.
-Each round serves the baseline and then this checkout, one process each, on its own store,
+Then `.venv/bin/python -m bench.throughput --baseline ../baseline [--rounds 2] [--seconds 60]
+[--workers 1 --workers 2]`. Each round serves the baseline (one process: the issue's commit
+has no TRELLIS_WORKERS) and then this checkout with each `--workers` count (default 1), on
+its own store,
 and puts the load of bench.reliability on it (50 clients of HYBRID searches, topK 5, the 2Wiki
 questions in turn, a refused client waiting the Retry-After it is given) for 15 s of warming
 up and then `seconds` measured. Reported per round: searches a second, admitted p50 / p95,
 refusals, and the CPU each process took a search; then this checkout's searches a second over
-the baseline's, per round.
+the baseline's, per round and worker count.
 """
 
 from __future__ import annotations
@@ -37,11 +39,11 @@ WARM_SECONDS = 15.0
 CLIENTS = 50
 
 
-def measure(tree: Path, asked: list[str], seconds: float) -> float:
-    """Searches a second of one process served from `tree` on its kept 2Wiki store; prints
-    its row."""
+def measure(tree: Path, asked: list[str], seconds: float, workers: int = 1) -> float:
+    """Searches a second of `workers` processes served from `tree` on its kept 2Wiki store;
+    prints its row."""
     with local_stack(keep_in=tree / ".data" / "bench" / DATASET) as stack:
-        server = Server(stack, 1, tree)
+        server = Server(stack, workers, tree)
         key = _key(server)
         server.start()
         try:
@@ -53,7 +55,7 @@ def measure(tree: Path, asked: list[str], seconds: float) -> float:
             server.stop()
     rate = len(tally.ms) / seconds
     cpu = spent.per(len(tally.ms))
-    print(f"| {tree} | {rate:.1f} | {_latency(tally)} | {_refused(tally)} | {cpu} |")
+    print(f"| {tree}, {workers} | {rate:.1f} | {_latency(tally)} | {_refused(tally)} | {cpu} |")
     return rate
 
 
@@ -81,18 +83,27 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, required=True, help="the other checkout")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--workers", type=int, action="append", help="this checkout's; repeat")
     args = parser.parse_args()
+    counts = args.workers or [1]
     baseline = args.baseline.resolve()
     if not (baseline / ".venv" / "bin" / "trellis").exists():
         raise SystemExit(f"{baseline}: no .venv/bin/trellis; run `make setup` there first")
     asked = [q["question"] for q in questions(DATASET, None)]
-    print("| checkout | searches/s | admitted p50 / p95 ms | refused | CPU ms a search |")
+    print(
+        "| checkout, processes | searches/s | admitted p50 / p95 ms | refused | CPU ms a search |"
+    )
     print("|---|---|---|---|---|")
-    ratios = []
+    ratios: dict[int, list[float]] = {n: [] for n in counts}
     for _ in range(args.rounds):
         before = measure(baseline, asked, args.seconds)
-        ratios.append(measure(PROJECT_ROOT, asked, args.seconds) / before)
-    print("\nthis checkout over the baseline, per round: " + ", ".join(f"{r:.2f}x" for r in ratios))
+        for n in counts:
+            ratios[n].append(measure(PROJECT_ROOT, asked, args.seconds, n) / before)
+    for n, found in ratios.items():
+        print(
+            f"\n{n} process(es) over the baseline, per round: "
+            + ", ".join(f"{r:.2f}x" for r in found)
+        )
 
 
 if __name__ == "__main__":
