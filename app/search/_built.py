@@ -2,8 +2,11 @@
 only while the version it was read at is current.
 
 A search that finds no current copy asks Postgres, as it would with none, while one task per
-key builds it; a build that fails is retried after RETRY_AFTER_SECONDS. Past `most` units of
-size in all, the least recently used copies are dropped.
+key builds it; a build that fails is retried after RETRY_AFTER_SECONDS. A collection that
+changes all the time (an ingest writing a document every second) would have its copy read
+again after every change, each read stale by the time it is done: a key's next build waits
+REBUILD_PAUSE times as long as its last one took, so rebuilding takes at most about a tenth
+of one core. Past `most` units of size in all, the least recently used copies are dropped.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from uuid import UUID
 log = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 60.0
+REBUILD_PAUSE = 10.0
 
 Key = tuple[UUID, UUID]  # (tenant, collection)
 
@@ -42,6 +46,7 @@ class BuiltCopies(Generic[B]):
         self._held: OrderedDict[Key, B] = OrderedDict()
         self._building: dict[Key, asyncio.Task[None]] = {}
         self._failed_at: dict[Key, float] = {}
+        self._next_build: dict[Key, float] = {}  # monotonic time a key may next be built
 
     def current(self, key: Key, version: Hashable) -> B | None:
         """The copy of `key` if it was read at `version`; else None, and a build starts."""
@@ -68,7 +73,7 @@ class BuiltCopies(Generic[B]):
         await asyncio.gather(*self._building.values(), return_exceptions=True)
 
     def _start_build(self, key: Key) -> None:
-        if key in self._building or self._failed_lately(key):
+        if key in self._building or self._failed_lately(key) or self._paused(key):
             return
         task = asyncio.create_task(self._rebuild(key), name=f"{self._what}-{key[1]}")
         self._building[key] = task
@@ -76,13 +81,19 @@ class BuiltCopies(Generic[B]):
 
     def _failed_lately(self, key: Key) -> bool:
         failed_at = self._failed_at.get(key)
-        return failed_at is not None and time.monotonic() - failed_at < RETRY_AFTER_SECONDS
+        return failed_at is not None and _now() - failed_at < RETRY_AFTER_SECONDS
+
+    def _paused(self, key: Key) -> bool:
+        return _now() < self._next_build.get(key, 0.0)
 
     async def _rebuild(self, key: Key) -> None:
+        started = _now()
         try:
             built = await self._build(key)
+            took = _now() - started
+            self._next_build[key] = _now() + REBUILD_PAUSE * took
         except Exception:
-            self._failed_at[key] = time.monotonic()
+            self._failed_at[key] = _now()
             log.exception("%s of collection %s failed; searches ask Postgres", self._what, key[1])
             return
         if built is not None:
@@ -102,3 +113,7 @@ class BuiltCopies(Generic[B]):
         self._held.move_to_end(key)
         while sum(b.size for b in self._held.values()) > self._most:
             self._held.popitem(last=False)
+
+
+def _now() -> float:
+    return time.monotonic()

@@ -57,12 +57,16 @@ async def _held(
 
 
 async def _built(pool: Pool, graphs: MentionGraphs, tenant: Tenant, scope: Scope) -> MentionGraph:
-    """The collection's mentions, once a search has started their build and it is done."""
-    await _held(pool, graphs, tenant, scope)
-    await graphs.settle()
-    graph = await _held(pool, graphs, tenant, scope)
-    assert graph is not None
-    return graph
+    """The collection's mentions, once searches have started their build and it is done (a
+    rebuild waits a pause after the last: app/search/_built.py)."""
+    for _ in range(200):
+        await _held(pool, graphs, tenant, scope)
+        await graphs.settle()
+        graph = await _held(pool, graphs, tenant, scope)
+        if graph is not None:
+            return graph
+        await asyncio.sleep(0.05)
+    raise AssertionError("the mentions were never held")
 
 
 async def _walks(
