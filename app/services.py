@@ -47,10 +47,12 @@ from app.research.service import Research
 from app.research.worker import ResearchWorker
 from app.search.graph_leg import GraphDiscovery
 from app.search.keyword_index import KeywordIndexes
+from app.search.legs import HeldCopies
 from app.search.linking import EntityLinker
 from app.search.logs import SearchLogs
 from app.search.mention_graphs import MentionGraphs
 from app.search.service import Search
+from app.search.vector_copies import VectorCopies
 from app.search.warmup import WarmUp
 from app.settings import LlmSettings, Settings
 from app.tenancy.keys import ApiKeys
@@ -86,6 +88,7 @@ class Services:
     discovery: GraphDiscovery
     keyword_index: KeywordIndexes
     mention_graphs: MentionGraphs
+    vector_copies: VectorCopies
     search: Search
     spans: Spans
     search_logs: SearchLogs
@@ -105,6 +108,7 @@ class Services:
     async def close(self) -> None:
         await self.keyword_index.close()
         await self.mention_graphs.close()
+        await self.vector_copies.close()
         await self.search.close()
         await self.answers.close()
         await self.graph.close()
@@ -178,10 +182,10 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     mention_graphs = MentionGraphs(pool, settings.mention_graph)
     discovery = GraphDiscovery(graph, pool, mention_graphs)
     keyword_index = KeywordIndexes(pool, settings.keyword_index)
+    vector_copies = VectorCopies(pool, settings.vector_copies)
+    held = HeldCopies(keyword_index, vector_copies)
     linker = EntityLinker(settings.spacy_model)
-    search = Search(
-        pool, collections, embedders, linker, discovery, keyword_index, _reranker(settings)
-    )
+    search = Search(pool, collections, embedders, linker, discovery, held, _reranker(settings))
     spans = Spans(pool)
     access = Access(Preflight(pool), Metering(pool))
     chat = _chat(settings.answers.llm)  # one client for answers and chat; answers close it
@@ -210,6 +214,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
         discovery=discovery,
         keyword_index=keyword_index,
         mention_graphs=mention_graphs,
+        vector_copies=vector_copies,
         search=search,
         spans=spans,
         search_logs=SearchLogs(pool, collections, settings.graph_max_first),

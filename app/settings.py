@@ -147,6 +147,15 @@ class KeywordIndexSettings:
 
 
 @dataclass(frozen=True)
+class VectorCopySettings:
+    """When a collection's window vectors are also held in memory for the dense leg
+    (app/search/vector_copies.py)."""
+
+    min_chunks: int
+    max_vectors: int
+
+
+@dataclass(frozen=True)
 class MentionGraphSettings:
     """When a collection's mentions are also held in memory for the graph walk
     (app/search/mention_graphs.py)."""
@@ -295,6 +304,7 @@ class Settings:
     reranker: RerankerSettings
     keyword_index: KeywordIndexSettings
     mention_graph: MentionGraphSettings
+    vector_copies: VectorCopySettings
     queues: QueueSettings
     answers: AnswerSettings
     serving: ServingSettings
@@ -327,6 +337,10 @@ class Settings:
             mention_graph=MentionGraphSettings(
                 source.integer("TRELLIS_MENTION_GRAPH_MIN_CHUNKS", 2000, 0, 2**31 - 1),
                 source.integer("TRELLIS_MENTION_GRAPH_MAX_MENTIONS", 1_000_000, 0, 2**40),
+            ),
+            vector_copies=VectorCopySettings(
+                source.integer("TRELLIS_VECTOR_COPY_MIN_CHUNKS", 2000, 0, 2**31 - 1),
+                source.integer("TRELLIS_VECTOR_COPY_MAX_VECTORS", 250_000, 0, 2**40),
             ),
             queues=QueueSettings(
                 source.integer("TRELLIS_INGEST_BATCH_BYTES", 512 * 1024, 1024, 2**31 - 1),

@@ -7,6 +7,8 @@ with N the collection's main chunks, |d| a chunk's term count, avgdl their mean.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -137,15 +139,22 @@ GROUP BY p.term
 """
 
 
+@asynccontextmanager
+async def snapshot(conn: Conn, tenant_id: UUID, collection_id: UUID) -> AsyncIterator[Stats | None]:
+    """A read-only repeatable-read transaction on `conn` (which must be idle), and the
+    collection's statistics in it: what a copy of the collection read inside is dated by."""
+    async with conn.transaction():
+        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield await stats(conn, tenant_id, collection_id)
+
+
 async def load(conn: Conn, tenant_id: UUID, collection_id: UUID) -> CollectionPostings | None:
     """Every posting of a collection, read in one snapshot; None if it has no statistics.
 
     `conn` must be idle: the reads run in their own repeatable-read transaction.
     """
     params = {"tenant": tenant_id, "collection": collection_id}
-    async with conn.transaction():
-        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        found = await stats(conn, tenant_id, collection_id)
+    async with snapshot(conn, tenant_id, collection_id) as found:
         if found is None:
             return None
         chunks = await (await conn.execute(_CHUNKS, params)).fetchall()

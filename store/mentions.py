@@ -127,11 +127,9 @@ async def held_graph(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Mentio
     """Every mention of a collection's entities, read in one snapshot with the versions that
     date it (the BM25 statistics' and the graph's); None if nothing is indexed.
 
-    `conn` must be idle: the reads run in their own repeatable-read transaction.
+    `conn` must be idle (store/bm25.snapshot).
     """
-    async with conn.transaction():
-        await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        found = await bm25.stats(conn, tenant_id, collection_id)
+    async with bm25.snapshot(conn, tenant_id, collection_id) as found:
         if found is None:
             return None
         cursor = await conn.execute(

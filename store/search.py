@@ -17,6 +17,8 @@ from numpy.typing import NDArray
 from psycopg.rows import dict_row
 
 from retrieval.title_links import Titled
+from retrieval.window_vectors import WindowVectors
+from store import bm25
 from store.arrays import text_array, uuid_array
 from store.pool import Conn
 from store.scope import Scope
@@ -291,3 +293,39 @@ def _array(value: Any) -> NDArray[np.float32]:
     """pgvector's Vector (or a plain sequence) as a float32 array."""
     raw = value.to_numpy() if hasattr(value, "to_numpy") else value
     return np.asarray(raw, dtype=np.float32)
+
+
+async def window_vectors(conn: Conn, tenant_id: UUID, collection_id: UUID) -> WindowVectors | None:
+    """Every window vector of a collection (of its embedding model's dimensions), unit length,
+    with its main chunks, read in one snapshot with the statistics' version that dates them;
+    None if nothing is indexed.
+
+    `conn` must be idle (store/bm25.snapshot).
+    """
+    async with bm25.snapshot(conn, tenant_id, collection_id) as found:
+        if found is None:
+            return None
+        cursor = conn.cursor(binary=True)
+        await cursor.execute(
+            "SELECT w.embedding, array_agg(l.main_id) FROM chunks w"
+            " JOIN chunk_links l ON l.window_id = w.id JOIN chunks m ON m.id = l.main_id"
+            " AND m.kind = 'main' WHERE w.tenant_id = %s AND w.collection_id = %s"
+            " AND w.kind = 'small' AND w.embedding IS NOT NULL AND vector_dims(w.embedding) ="
+            " (SELECT embedding_dim FROM collections WHERE id = %s) GROUP BY w.id",
+            (tenant_id, collection_id, collection_id),
+        )
+        rows = await cursor.fetchall()
+    vectors = [_array(row[0]) for row in rows]
+    dimensions = vectors[0].shape[0] if vectors else 0
+    return WindowVectors(
+        found.version, _unit_rows(vectors, dimensions), [tuple(r[1]) for r in rows]
+    )
+
+
+def _unit_rows(vectors: list[NDArray[np.float32]], dimensions: int) -> NDArray[np.float32]:
+    if not vectors:
+        return np.zeros((0, dimensions), dtype=np.float32)
+    matrix = np.stack(vectors)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit: NDArray[np.float32] = (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+    return unit

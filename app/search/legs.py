@@ -21,13 +21,14 @@ from app.search.graph_leg import GraphDiscovery, GraphQuery, Within
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker, title_candidates
 from app.search.results import LegResult
+from app.search.vector_copies import VectorCopies
 from ingest.embedder import Embedder
 from retrieval.query_terms import query_terms
 from retrieval.relation_cues import cue_terms
 from retrieval.request import Leg, SearchRequest
 from retrieval.section_refs import section_labels
 from store import mentions, search
-from store.bm25 import Frequencies
+from store.bm25 import Frequencies, Stats
 from store.fact_vectors import FactQuery
 from store.pool import Conn, Pool, autocommitted
 from store.scope import Scope
@@ -60,6 +61,15 @@ class QueryVectors:
 
 
 @dataclass(frozen=True)
+class HeldCopies:
+    """What this process may hold in memory of a collection's indexes, each used while it is
+    current (app/search/_built.py); the graph walk's mentions are the discovery's."""
+
+    keyword: KeywordIndexes
+    vectors: VectorCopies
+
+
+@dataclass(frozen=True)
 class LegContext:
     """One search of one collection, as every leg sees it."""
 
@@ -74,14 +84,11 @@ class LegContext:
 
 class SearchLegs:
     def __init__(
-        self,
-        pool: Pool,
-        keyword_index: KeywordIndexes,
-        linker: EntityLinker,
-        discovery: GraphDiscovery,
+        self, pool: Pool, held: HeldCopies, linker: EntityLinker, discovery: GraphDiscovery
     ) -> None:
         self._pool = pool
-        self._keyword_index = keyword_index
+        self._keyword_index = held.keyword
+        self._vectors = held.vectors
         self._linker = linker
         self._discovery = discovery
         self._exact = ExactScans()
@@ -104,14 +111,20 @@ class SearchLegs:
         return await self.graph(context)
 
     async def dense(self, context: LegContext, vector: NDArray[np.float32]) -> LegResult:
-        scope, limit = context.scope, context.limit
-        async with autocommitted(self._pool) as conn:
-            if await self._exact.is_small(conn, scope, context.basis.stats):
-                found = await search.dense_exact(conn, scope, vector, limit)
-            else:
-                ef = max(EF_SEARCH, limit)
-                found = await search.dense_hnsw(conn, scope, vector, limit, ef)
+        scope, limit, stats = context.scope, context.limit, context.basis.stats
+        windows = limit * search.WINDOWS_PER_HIT
+        found = self._vectors.search(scope, vector, windows, limit, stats)
+        if found is None:
+            found = await self._dense_sql(scope, vector, limit, stats)
         return LegResult.of([(c, s) for c, s in found if s >= MIN_SIMILARITY])
+
+    async def _dense_sql(
+        self, scope: Scope, vector: NDArray[np.float32], limit: int, stats: Stats | None
+    ) -> list[tuple[UUID, float]]:
+        async with autocommitted(self._pool) as conn:
+            if await self._exact.is_small(conn, scope, stats):
+                return await search.dense_exact(conn, scope, vector, limit)
+            return await search.dense_hnsw(conn, scope, vector, limit, max(EF_SEARCH, limit))
 
     async def _dense_leg(self, context: LegContext) -> LegResult:
         return await self.dense(context, await context.vector)

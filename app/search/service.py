@@ -29,8 +29,7 @@ from app.search.basis import read_basis
 from app.search.checks import check_request, scope_of
 from app.search.coverage import query_coverage
 from app.search.graph_leg import GraphDiscovery
-from app.search.keyword_index import KeywordIndexes
-from app.search.legs import LegContext, QueryVectors, SearchLegs
+from app.search.legs import HeldCopies, LegContext, QueryVectors, SearchLegs
 from app.search.linking import EntityLinker
 from app.search.ranking import Candidate
 from app.search.results import HitDocument, LegResult, SearchHit, SearchOutcome, Span
@@ -78,13 +77,13 @@ class Search:
         embedders: Embedders,
         linker: EntityLinker,
         discovery: GraphDiscovery,
-        keyword_index: KeywordIndexes,
+        held: HeldCopies,
         reranker: Reranker | None = None,
     ) -> None:
         self._pool = pool
         self._collections = collections
         self._embedders = embedders
-        self._legs = SearchLegs(pool, keyword_index, linker, discovery)
+        self._legs = SearchLegs(pool, held, linker, discovery)
         self._linker = linker
         self._discovery = discovery
         self._vectors = QueryVectors()

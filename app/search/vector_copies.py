@@ -1,0 +1,67 @@
+"""The dense leg's exact search in memory, for a collection whose window vectors this process
+holds at the current version of its statistics; else Postgres (store/search.py).
+
+On a collection of thousands of documents the dense search was the largest statement of a
+search in Postgres: an HNSW scan at ef_search 600, kept that wide for recall. Held in memory,
+the search is one matrix product over every window, exact where HNSW is approximate. The
+vectors are written with their chunks, so the statistics' version, which moves with every
+change to a collection's chunks, dates them; a stale copy is read again in the background
+(app/search/_built.py) while Postgres answers. A filtered scope, or a key with content
+scopes, is searched in Postgres, which applies them.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.search._built import BuiltCopies, Key
+from app.settings import VectorCopySettings
+from retrieval.window_vectors import WindowVectors
+from store import search
+from store.bm25 import Stats
+from store.pool import Pool
+from store.scope import Scope
+
+
+class VectorCopies:
+    def __init__(self, pool: Pool, limits: VectorCopySettings) -> None:
+        self._pool = pool
+        self._limits = limits
+        self._copies = BuiltCopies("window vectors", self._build, limits.max_vectors)
+
+    def search(
+        self,
+        scope: Scope,
+        vector: NDArray[np.float32],
+        windows: int,
+        limit: int,
+        stats: Stats | None,
+    ) -> list[tuple[UUID, float]] | None:
+        """The best `limit` main chunks, or None when Postgres must answer."""
+        held = self._held(scope, stats)
+        if held is None or held.dimensions != vector.shape[0]:
+            return None
+        return held.top(vector, windows, limit)
+
+    async def settle(self) -> None:
+        """Wait for the builds in flight (for tests and benchmarks)."""
+        await self._copies.settle()
+
+    async def close(self) -> None:
+        await self._copies.close()
+
+    def _held(self, scope: Scope, stats: Stats | None) -> WindowVectors | None:
+        key = (scope.tenant_id, scope.collection_id)
+        if stats is None or stats.chunk_count < self._limits.min_chunks:
+            self._copies.drop(key)
+            return None
+        if scope.narrowed:
+            return None
+        return self._copies.current(key, stats.version)
+
+    async def _build(self, key: Key) -> WindowVectors | None:
+        async with self._pool.connection() as conn:
+            return await search.window_vectors(conn, *key)
