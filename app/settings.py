@@ -152,6 +152,7 @@ class VectorCopySettings:
     (app/search/vector_copies.py)."""
 
     min_chunks: int
+    max_chunks: int
     max_vectors: int
 
 
@@ -340,6 +341,7 @@ class Settings:
             ),
             vector_copies=VectorCopySettings(
                 source.integer("TRELLIS_VECTOR_COPY_MIN_CHUNKS", 2000, 0, 2**31 - 1),
+                source.integer("TRELLIS_VECTOR_COPY_MAX_CHUNKS", 30_000, 0, 2**31 - 1),
                 source.integer("TRELLIS_VECTOR_COPY_MAX_VECTORS", 250_000, 0, 2**40),
             ),
             queues=QueueSettings(

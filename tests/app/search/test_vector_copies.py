@@ -55,7 +55,7 @@ async def _both(
         stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
         sql = await search.dense_exact(conn, scope, query, LIMIT)
     windows = LIMIT * search.WINDOWS_PER_HIT
-    return copies.search(scope, query, windows, LIMIT, stats), sql
+    return await copies.search(scope, query, windows, LIMIT, stats), sql
 
 
 async def _built(pool: Pool, copies: VectorCopies, scope: Scope) -> None:
@@ -73,7 +73,7 @@ def test_held_vectors_rank_like_exact_sql(gql: GraphQLClient, stack: Stack) -> N
     _, scope = _corpus(gql, stack, 40)
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, VectorCopySettings(0, 10**6))
+        copies = VectorCopies(pool, VectorCopySettings(0, 10**6, 10**6))
         query = (await _queries(pool, scope))[0]
         assert (await _both(pool, copies, scope, query))[0] is None  # the first asks SQL
         await _built(pool, copies, scope)
@@ -89,7 +89,7 @@ def test_held_vectors_go_stale_with_new_documents(gql: GraphQLClient, stack: Sta
     name, scope = _corpus(gql, stack, 20)
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, VectorCopySettings(0, 10**6))
+        copies = VectorCopies(pool, VectorCopySettings(0, 10**6, 10**6))
         await _built(pool, copies, scope)
         doc = {"externalId": "new", "title": "Zyzzogeton", "text": "A zyzzogeton beetle."}
         await asyncio.to_thread(ingest, gql, name, doc)
@@ -100,18 +100,19 @@ def test_held_vectors_go_stale_with_new_documents(gql: GraphQLClient, stack: Sta
     with_pool(stack, work)
 
 
-def test_filtered_small_and_oversized_collections_search_sql(
+def test_filtered_small_large_and_oversized_collections_search_sql(
     gql: GraphQLClient, stack: Stack
 ) -> None:
     _, scope = _corpus(gql, stack, 20)
     narrowed = Scope(scope.tenant_id, scope.collection_id, content_scopes=("legal",))
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, VectorCopySettings(0, 10**6))
+        copies = VectorCopies(pool, VectorCopySettings(0, 10**6, 10**6))
         await _built(pool, copies, scope)
         query = (await _queries(pool, scope))[0]
         assert (await _both(pool, copies, narrowed, query))[0] is None
-        for limits in (VectorCopySettings(10**6, 10**6), VectorCopySettings(0, 2)):
+        small, large = VectorCopySettings(10**6, 10**7, 10**6), VectorCopySettings(0, 10, 10**6)
+        for limits in (small, large, VectorCopySettings(0, 10**6, 2)):
             copies = VectorCopies(pool, limits)
             await _both(pool, copies, scope, query)
             await copies.settle()
