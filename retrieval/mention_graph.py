@@ -21,6 +21,7 @@ class MentionGraph:
     version: Hashable  # what the collection's statistics said when the mentions were read
     chunks_of: dict[str, Edges]  # entity -> the chunks that mention it
     entities_of: dict[str, Edges]  # chunk -> the entities it mentions
+    size: int  # the mentions held
 
     @classmethod
     def of(cls, version: Hashable, mentions: Iterable[tuple[str, str, int]]) -> MentionGraph:
@@ -36,12 +37,8 @@ class MentionGraph:
             )
             chunks_of.setdefault(entity, []).append((chunk, weight))
             entities_of.setdefault(chunk, []).append((entity, weight))
-        return cls(version, _each(chunks_of), _each(entities_of))
-
-    @property
-    def size(self) -> int:
-        """The mentions held."""
-        return sum(len(edges) for edges in self.chunks_of.values())
+        size = sum(len(edges) for edges in chunks_of.values())
+        return cls(version, _each(chunks_of), _each(entities_of), size)
 
     def step(self, sources: list[str], scan: int, from_entities: bool) -> dict[str, Edges]:
         """Each source's strongest `scan` edges: entity -> chunks when `from_entities`, else

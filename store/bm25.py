@@ -87,6 +87,12 @@ class Stats:
     graph_version: int = 0  # moves with every change to its mentions (themes.mark_graph_changed)
 
 
+def postings_version(stats: Stats) -> int:
+    """What dates a copy of a collection's postings or chunks: the version moves with every
+    change to them."""
+    return stats.version
+
+
 async def stats(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Stats | None:
     cursor = await conn.execute(
         "SELECT s.version, s.chunk_count, s.term_total::float8 / greatest(s.chunk_count, 1),"

@@ -316,15 +316,12 @@ async def window_vectors(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Wi
         )
         rows = await cursor.fetchall()
     vectors = [_array(row[0]) for row in rows]
-    dimensions = vectors[0].shape[0] if vectors else 0
-    return WindowVectors(
-        found.version, _unit_rows(vectors, dimensions), [tuple(r[1]) for r in rows]
-    )
+    return WindowVectors(found.version, _unit_rows(vectors), [tuple(r[1]) for r in rows])
 
 
-def _unit_rows(vectors: list[NDArray[np.float32]], dimensions: int) -> NDArray[np.float32]:
+def _unit_rows(vectors: list[NDArray[np.float32]]) -> NDArray[np.float32]:
     if not vectors:
-        return np.zeros((0, dimensions), dtype=np.float32)
+        return np.zeros((0, 0), dtype=np.float32)
     matrix = np.stack(vectors)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     unit: NDArray[np.float32] = (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32)

@@ -1,7 +1,8 @@
 """Copies of Postgres data a search reads in memory, each built in a background task and used
 only while the version it was read at is current.
 
-A search that finds no current copy asks Postgres, as it would with none, while one task per
+A collection is held only between the settings' bounds on its main chunks. A search that
+finds no current copy asks Postgres, as it would with none, while one task per
 key builds it; a build that fails is retried after RETRY_AFTER_SECONDS. A collection that
 changes all the time (an ingest writing a document every second) would have its copy read
 again after every change, each read stale by the time it is done: a key's next build waits
@@ -18,6 +19,10 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Generic, Protocol, TypeVar
 from uuid import UUID
+
+from app.settings import CopySettings
+from store.bm25 import Stats
+from store.scope import Scope
 
 log = logging.getLogger(__name__)
 
@@ -39,26 +44,35 @@ B = TypeVar("B", bound=Built)
 
 
 class BuiltCopies(Generic[B]):
-    def __init__(self, what: str, build: Callable[[Key], Awaitable[B | None]], most: int) -> None:
+    def __init__(
+        self,
+        what: str,
+        build: Callable[[Key], Awaitable[B | None]],
+        version_of: Callable[[Stats], Hashable],
+        limits: CopySettings,
+    ) -> None:
         self._what = what  # for the log
         self._build = build  # None: nothing to hold
-        self._most = most
+        self._version_of = version_of  # what of the statistics dates a copy
+        self._limits = limits
         self._held: OrderedDict[Key, B] = OrderedDict()
         self._building: dict[Key, asyncio.Task[None]] = {}
         self._failed_at: dict[Key, float] = {}
         self._next_build: dict[Key, float] = {}  # monotonic time a key may next be built
 
-    def current(self, key: Key, version: Hashable) -> B | None:
-        """The copy of `key` if it was read at `version`; else None, and a build starts."""
+    def current(self, scope: Scope, stats: Stats | None) -> B | None:
+        """The scope's collection's copy if it was read at the version `stats` give; else None,
+        and a build starts unless the collection is outside the settings' bounds."""
+        key = (scope.tenant_id, scope.collection_id)
+        if stats is None or not self._in_bounds(stats):
+            self._held.pop(key, None)
+            return None
         held = self._held.get(key)
-        if held is not None and held.version == version:
+        if held is not None and held.version == self._version_of(stats):
             self._held.move_to_end(key)
             return held
         self._start_build(key)
         return None
-
-    def drop(self, key: Key) -> None:
-        self._held.pop(key, None)
 
     def holds(self, key: Key) -> bool:
         return key in self._held
@@ -71,6 +85,9 @@ class BuiltCopies(Generic[B]):
         for task in self._building.values():
             task.cancel()
         await asyncio.gather(*self._building.values(), return_exceptions=True)
+
+    def _in_bounds(self, stats: Stats) -> bool:
+        return self._limits.min_chunks <= stats.chunk_count <= self._limits.max_chunks
 
     def _start_build(self, key: Key) -> None:
         if key in self._building or self._failed_lately(key) or self._paused(key):
@@ -90,8 +107,8 @@ class BuiltCopies(Generic[B]):
         started = _now()
         try:
             built = await self._build(key)
-            took = _now() - started
-            self._next_build[key] = _now() + REBUILD_PAUSE * took
+            finished = _now()
+            self._next_build[key] = finished + REBUILD_PAUSE * (finished - started)
         except Exception:
             self._failed_at[key] = _now()
             log.exception("%s of collection %s failed; searches ask Postgres", self._what, key[1])
@@ -100,18 +117,15 @@ class BuiltCopies(Generic[B]):
             self._keep(key, built)
 
     def _keep(self, key: Key, built: B) -> None:
-        if built.size > self._most:
+        most = self._limits.most
+        if built.size > most:
             log.info(
-                "collection %s: %s of size %d exceeds %d",
-                key[1],
-                self._what,
-                built.size,
-                self._most,
+                "collection %s: %s of size %d exceeds %d", key[1], self._what, built.size, most
             )
             return
         self._held[key] = built
         self._held.move_to_end(key)
-        while sum(b.size for b in self._held.values()) > self._most:
+        while sum(b.size for b in self._held.values()) > most:
             self._held.popitem(last=False)
 
 

@@ -86,9 +86,11 @@ class GraphDiscovery:
         mentions this process may hold in memory."""
         start = query.start
         async with autocommitted(self._pool) as conn:
-            steps = sql_steps(conn, tenant)
-            if within is not None:
-                steps = self._mentions.steps(conn, tenant, within.scope, within.stats)
+            steps = (
+                sql_steps(conn, tenant)
+                if within is None
+                else self._mentions.steps(conn, tenant, within.scope, within.stats)
+            )
             sub = await entity_chunk_subgraph(steps, start, query.hops, BOUNDS)
         if query.cues:
             await self._weigh_by_cues(tenant, sub, start, query.cues)

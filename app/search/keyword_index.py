@@ -13,7 +13,7 @@ import asyncio
 from uuid import UUID
 
 from app.search._built import BuiltCopies, Key
-from app.settings import KeywordIndexSettings
+from app.settings import CopySettings
 from retrieval.lexical_index import LexicalIndex
 from store import bm25, search
 from store.bm25 import Frequencies, Stats
@@ -24,10 +24,9 @@ OVERSAMPLE = 4  # candidates per wanted hit checked against a narrowing filter
 
 
 class KeywordIndexes:
-    def __init__(self, pool: Pool, limits: KeywordIndexSettings) -> None:
+    def __init__(self, pool: Pool, limits: CopySettings) -> None:
         self._pool = pool
-        self._limits = limits
-        self._indexes = BuiltCopies("keyword index", self._build, limits.max_postings)
+        self._indexes = BuiltCopies("keyword index", self._build, bm25.postings_version, limits)
 
     async def search(
         self, conn: Conn, scope: Scope, terms: list[str], limit: int, stats: Stats | None
@@ -61,11 +60,7 @@ class KeywordIndexes:
         await self._indexes.close()
 
     def _current(self, scope: Scope, stats: Stats | None) -> LexicalIndex | None:
-        key = (scope.tenant_id, scope.collection_id)
-        if stats is None or stats.chunk_count < self._limits.min_chunks:
-            self._indexes.drop(key)
-            return None
-        return self._indexes.current(key, stats.version)
+        return self._indexes.current(scope, stats)
 
     async def _build(self, key: Key) -> LexicalIndex | None:
         async with self._pool.connection() as conn:

@@ -112,8 +112,7 @@ class SearchLegs:
 
     async def dense(self, context: LegContext, vector: NDArray[np.float32]) -> LegResult:
         scope, limit, stats = context.scope, context.limit, context.basis.stats
-        windows = limit * search.WINDOWS_PER_HIT
-        found = await self._vectors.search(scope, vector, windows, limit, stats)
+        found = await self._vectors.search(scope, vector, limit, stats)
         if found is None:
             found = await self._dense_sql(scope, vector, limit, stats)
         return LegResult.of([(c, s) for c, s in found if s >= MIN_SIMILARITY])

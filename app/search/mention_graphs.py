@@ -13,7 +13,7 @@ mentions of documents it may not see out of its walk.
 from __future__ import annotations
 
 from app.search._built import BuiltCopies, Key
-from app.settings import MentionGraphSettings
+from app.settings import CopySettings
 from retrieval.mention_graph import MentionGraph
 from store import mentions
 from store.bm25 import Stats
@@ -24,10 +24,9 @@ from store.tenants import Tenant
 
 
 class MentionGraphs:
-    def __init__(self, pool: Pool, limits: MentionGraphSettings) -> None:
+    def __init__(self, pool: Pool, limits: CopySettings) -> None:
         self._pool = pool
-        self._limits = limits
-        self._graphs = BuiltCopies("mention graph", self._build, limits.max_mentions)
+        self._graphs = BuiltCopies("mention graph", self._build, mentions.graph_version, limits)
 
     def steps(self, conn: Conn, tenant: Tenant, scope: Scope, stats: Stats | None) -> Steps:
         """Where the walk of one collection reads its mentions: `conn` unless a current copy
@@ -45,13 +44,7 @@ class MentionGraphs:
     def held(self, tenant: Tenant, scope: Scope, stats: Stats | None) -> MentionGraph | None:
         """The collection's mentions if held and current for this key; else None, and a
         build starts unless the key has content scopes or the collection is small."""
-        key = (scope.tenant_id, scope.collection_id)
-        if stats is None or stats.chunk_count < self._limits.min_chunks:
-            self._graphs.drop(key)
-            return None
-        if tenant.content_scopes:
-            return None
-        return self._graphs.current(key, mentions.graph_version(stats))
+        return None if tenant.content_scopes else self._graphs.current(scope, stats)
 
     async def _build(self, key: Key) -> MentionGraph | None:
         async with self._pool.connection() as conn:

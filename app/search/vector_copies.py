@@ -23,9 +23,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.search._built import BuiltCopies, Key
-from app.settings import VectorCopySettings
+from app.settings import CopySettings
 from retrieval.window_vectors import WindowVectors
-from store import search
+from store import bm25, search
 from store.bm25 import Stats
 from store.pool import Pool
 from store.scope import Scope
@@ -34,23 +34,23 @@ IN_LOOP_VECTORS = 10_000  # a product over this many takes under a millisecond
 
 
 class VectorCopies:
-    def __init__(self, pool: Pool, limits: VectorCopySettings) -> None:
+    def __init__(self, pool: Pool, limits: CopySettings) -> None:
         self._pool = pool
-        self._limits = limits
-        self._copies = BuiltCopies("window vectors", self._build, limits.max_vectors)
+        self._copies = BuiltCopies("window vectors", self._build, bm25.postings_version, limits)
 
     async def search(
         self,
         scope: Scope,
         vector: NDArray[np.float32],
-        windows: int,
         limit: int,
         stats: Stats | None,
     ) -> list[tuple[UUID, float]] | None:
-        """The best `limit` main chunks, or None when Postgres must answer."""
-        held = self._held(scope, stats)
+        """The best `limit` main chunks, as store/search.dense_exact ranks them, or None when
+        Postgres must answer."""
+        held = None if scope.narrowed else self._copies.current(scope, stats)
         if held is None or held.dimensions != vector.shape[0]:
             return None
+        windows = limit * search.WINDOWS_PER_HIT
         if held.size <= IN_LOOP_VECTORS:
             return held.top(vector, windows, limit)
         return await asyncio.to_thread(held.top, vector, windows, limit)
@@ -61,16 +61,6 @@ class VectorCopies:
 
     async def close(self) -> None:
         await self._copies.close()
-
-    def _held(self, scope: Scope, stats: Stats | None) -> WindowVectors | None:
-        key = (scope.tenant_id, scope.collection_id)
-        limits = self._limits
-        if stats is None or not limits.min_chunks <= stats.chunk_count <= limits.max_chunks:
-            self._copies.drop(key)
-            return None
-        if scope.narrowed:
-            return None
-        return self._copies.current(key, stats.version)
 
     async def _build(self, key: Key) -> WindowVectors | None:
         async with self._pool.connection() as conn:

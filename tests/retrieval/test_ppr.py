@@ -12,7 +12,7 @@ import pytest
 from app.localdb.stack import Stack
 from app.search.graph_leg import GraphDiscovery, GraphQuery
 from app.search.mention_graphs import MentionGraphs
-from app.settings import MentionGraphSettings
+from app.settings import CopySettings
 from graph.driver import open_graph
 from graph.edges import RelationshipPath
 from graph.temporal import NOW
@@ -213,9 +213,7 @@ def test_discovery_gives_each_chunk_its_relationship_path(
         pool = await open_pool(stack.endpoints.postgres_url, 1, 10)
         try:
             tenant = Tenant(uuid.UUID(alice["tenant"]), "t")
-            discovery = GraphDiscovery(
-                graph, pool, MentionGraphs(pool, MentionGraphSettings(0, 10**6))
-            )
+            discovery = GraphDiscovery(graph, pool, MentionGraphs(pool, CopySettings(0, 10**6)))
             found, _ = await discovery.discover(tenant, GraphQuery([alice["id"]], 2, 10))
             paths = await discovery.paths(tenant, {d.chunk_id: d.trail for d in found}, NOW)
             return {d.chunk_id: paths.get(d.chunk_id) for d in found}

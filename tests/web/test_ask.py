@@ -19,6 +19,8 @@ pytestmark = pytest.mark.integration
 
 
 QUESTION = "Who was the incident commander of INC-2041?"
+
+
 def test_an_answer_streams_sources_then_text_and_a_citation_opens_its_span(
     page: Page, demo: tuple[str, str], base_url: str
 ) -> None:
@@ -84,9 +86,7 @@ def test_an_abstention_is_told_in_words(page: Page, demo: tuple[str, str]) -> No
     assert page.locator("a.citation").count() == 0
 
 
-def test_an_api_error_is_told_in_words(
-    http: httpx.Client, tenant_key: str, page: Page
-) -> None:
+def test_an_api_error_is_told_in_words(http: httpx.Client, tenant_key: str, page: Page) -> None:
     gql = GraphQLClient(http, tenant_key)
     name = new_collection(gql)
     open_app(page, tenant_key)

@@ -25,9 +25,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.mark.skipif(llamacpp.missing() is not None, reason=str(llamacpp.missing()))
-def test_the_local_model_is_served_and_named_as_the_provider(
-    clean_env: None, stack: Stack
-) -> None:
+def test_the_local_model_is_served_and_named_as_the_provider(clean_env: None, stack: Stack) -> None:
     settings = Settings.from_env(stack.env())
     with local_llm(settings) as name:
         configured = Settings.from_env().answers.llm

@@ -12,8 +12,13 @@ import pytest
 
 from app.search import _built
 from app.search._built import BuiltCopies, Key
+from app.settings import CopySettings
+from store.bm25 import Stats
+from store.scope import Scope
 
-KEY: Key = (uuid.uuid4(), uuid.uuid4())
+SCOPE = Scope(uuid.uuid4(), uuid.uuid4())
+KEY: Key = (SCOPE.tenant_id, SCOPE.collection_id)
+LIMITS = CopySettings(min_chunks=0, most=10)
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,15 @@ class Source:
         return Copy(self.version, self.size)
 
 
+def at(version: int) -> Stats:
+    """The collection's statistics at `version`."""
+    return Stats(version, 1, 1.0)
+
+
+def copies_of(source: Source) -> BuiltCopies[Copy]:
+    return BuiltCopies("test copy", source.build, lambda stats: stats.version, LIMITS)
+
+
 @pytest.fixture
 def source(monkeypatch: pytest.MonkeyPatch) -> Source:
     made = Source()
@@ -46,30 +60,30 @@ def source(monkeypatch: pytest.MonkeyPatch) -> Source:
 
 def test_a_copy_is_used_only_at_its_version(source: Source) -> None:
     async def run() -> None:
-        copies = BuiltCopies("test copy", source.build, 10)
-        assert copies.current(KEY, 1) is None and copies.current(KEY, 1) is None
+        copies = copies_of(source)
+        assert copies.current(SCOPE, at(1)) is None and copies.current(SCOPE, at(1)) is None
         await copies.settle()
         assert source.builds == 1  # one build at a time per key
-        assert copies.current(KEY, 1) == Copy(1, 1)
-        assert copies.current(KEY, 2) is None
+        assert copies.current(SCOPE, at(1)) == Copy(1, 1)
+        assert copies.current(SCOPE, at(2)) is None
 
     asyncio.run(run())
 
 
 def test_a_changing_collection_is_rebuilt_after_a_pause(source: Source) -> None:
     async def run() -> None:
-        copies = BuiltCopies("test copy", source.build, 10)
-        copies.current(KEY, 1)
+        copies = copies_of(source)
+        copies.current(SCOPE, at(1))
         await copies.settle()
         source.version = 2
         source.now += _built.REBUILD_PAUSE - 0.5  # the last build took a second
-        assert copies.current(KEY, 2) is None
+        assert copies.current(SCOPE, at(2)) is None
         await copies.settle()
         assert source.builds == 1
         source.now += 1.0
-        copies.current(KEY, 2)
+        copies.current(SCOPE, at(2))
         await copies.settle()
-        assert source.builds == 2 and copies.current(KEY, 2) == Copy(2, 1)
+        assert source.builds == 2 and copies.current(SCOPE, at(2)) == Copy(2, 1)
 
     asyncio.run(run())
 
@@ -77,8 +91,8 @@ def test_a_changing_collection_is_rebuilt_after_a_pause(source: Source) -> None:
 def test_copies_over_the_bound_are_not_kept() -> None:
     async def run() -> None:
         big = Source(size=11)
-        copies = BuiltCopies("test copy", big.build, 10)
-        copies.current(KEY, 1)
+        copies = copies_of(big)
+        copies.current(SCOPE, at(1))
         await copies.settle()
         assert not copies.holds(KEY)
 

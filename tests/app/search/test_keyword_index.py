@@ -10,7 +10,7 @@ import pytest
 
 from app.localdb.stack import Stack
 from app.search.keyword_index import KeywordIndexes
-from app.settings import KeywordIndexSettings
+from app.settings import CopySettings
 from ingest.analyzer import analyze
 from store import bm25
 from store.pool import Pool
@@ -54,7 +54,7 @@ def test_index_answers_like_sql_once_built(gql: GraphQLClient, stack: Stack) -> 
     _, scope = _corpus(gql, stack, 60)
 
     async def work(pool: Pool) -> None:
-        indexes = KeywordIndexes(pool, KeywordIndexSettings(0, 10**7))
+        indexes = KeywordIndexes(pool, CopySettings(0, 10**7))
         first, sql = await _both(pool, indexes, scope, "Who directed the film?")
         assert first == sql and not indexes.holds(scope.tenant_id, scope.collection_id)
         await indexes.settle()
@@ -72,7 +72,7 @@ def test_index_counts_document_frequencies_like_sql(gql: GraphQLClient, stack: S
     terms = analyze("Who directed the film in Germany? zyzzogeton")
 
     async def work(pool: Pool) -> None:
-        indexes = KeywordIndexes(pool, KeywordIndexSettings(0, 10**7))
+        indexes = KeywordIndexes(pool, CopySettings(0, 10**7))
         await _both(pool, indexes, scope, "film")
         await indexes.settle()
         assert indexes.holds(scope.tenant_id, scope.collection_id)
@@ -89,7 +89,7 @@ def test_new_and_deleted_documents_show_at_once(gql: GraphQLClient, stack: Stack
     name, scope = _corpus(gql, stack, 30)
 
     async def work(pool: Pool) -> None:
-        indexes = KeywordIndexes(pool, KeywordIndexSettings(0, 10**7))
+        indexes = KeywordIndexes(pool, CopySettings(0, 10**7))
         await _both(pool, indexes, scope, "film")
         await indexes.settle()
         await asyncio.to_thread(
@@ -120,7 +120,7 @@ def test_filters_narrow_index_answers(gql: GraphQLClient, stack: Stack) -> None:
     )
 
     async def work(pool: Pool) -> None:
-        indexes = KeywordIndexes(pool, KeywordIndexSettings(0, 10**7))
+        indexes = KeywordIndexes(pool, CopySettings(0, 10**7))
         await _both(pool, indexes, scope, "the")
         await indexes.settle()
         for query in ("the", "film director", "born"):
@@ -134,7 +134,7 @@ def test_small_or_oversized_collections_stay_in_sql(gql: GraphQLClient, stack: S
     _, scope = _corpus(gql, stack, 20)
 
     async def work(pool: Pool) -> None:
-        for limits in (KeywordIndexSettings(10**6, 10**7), KeywordIndexSettings(0, 10)):
+        for limits in (CopySettings(10**6, 10**7), CopySettings(0, 10)):
             indexes = KeywordIndexes(pool, limits)
             mine, sql = await _both(pool, indexes, scope, "film")
             await indexes.settle()

@@ -10,7 +10,7 @@ import pytest
 
 from app.localdb.stack import Stack
 from app.search.mention_graphs import MentionGraphs
-from app.settings import MentionGraphSettings
+from app.settings import CopySettings
 from retrieval.mention_graph import MentionGraph
 from retrieval.ppr import Restart, Subgraph
 from store import bm25
@@ -85,7 +85,7 @@ def test_held_mentions_walk_like_sql_once_built(gql: GraphQLClient, stack: Stack
     tenant = Tenant(scope.tenant_id, "t")
 
     async def work(pool: Pool) -> None:
-        graphs = MentionGraphs(pool, MentionGraphSettings(0, 10**6))
+        graphs = MentionGraphs(pool, CopySettings(0, 10**6))
         assert await _held(pool, graphs, tenant, scope) is None  # the first search reads SQL
         graph = await _built(pool, graphs, tenant, scope)
         assert graph.size == rows(
@@ -106,7 +106,7 @@ def test_held_mentions_go_stale_when_documents_are_graphed_or_deleted(
     tenant = Tenant(scope.tenant_id, "t")
 
     async def work(pool: Pool) -> None:
-        graphs = MentionGraphs(pool, MentionGraphSettings(0, 10**6))
+        graphs = MentionGraphs(pool, CopySettings(0, 10**6))
         before = await _built(pool, graphs, tenant, scope)
         await asyncio.to_thread(ingest, gql, name, NEW)
         await asyncio.to_thread(wait_until_graphed, stack, name, len(DOCS) + 1)
@@ -128,10 +128,10 @@ def test_scoped_keys_small_and_oversized_collections_read_sql(
     scoped = Tenant(scope.tenant_id, "t", content_scopes=("legal",))
 
     async def work(pool: Pool) -> None:
-        graphs = MentionGraphs(pool, MentionGraphSettings(0, 10**6))
+        graphs = MentionGraphs(pool, CopySettings(0, 10**6))
         await _built(pool, graphs, tenant, scope)
         assert await _held(pool, graphs, scoped, scope) is None
-        for limits in (MentionGraphSettings(10**6, 10**6), MentionGraphSettings(0, 2)):
+        for limits in (CopySettings(10**6, 10**6), CopySettings(0, 2)):
             graphs = MentionGraphs(pool, limits)
             await _held(pool, graphs, tenant, scope)
             await graphs.settle()

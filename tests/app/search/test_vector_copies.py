@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from app.localdb.stack import Stack
 from app.search.vector_copies import VectorCopies
-from app.settings import VectorCopySettings
+from app.settings import CopySettings
 from store import bm25, search
 from store.pool import Pool
 from store.scope import Scope
@@ -54,8 +54,7 @@ async def _both(
     async with pool.connection() as conn:
         stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
         sql = await search.dense_exact(conn, scope, query, LIMIT)
-    windows = LIMIT * search.WINDOWS_PER_HIT
-    return await copies.search(scope, query, windows, LIMIT, stats), sql
+    return await copies.search(scope, query, LIMIT, stats), sql
 
 
 async def _built(pool: Pool, copies: VectorCopies, scope: Scope) -> None:
@@ -73,7 +72,7 @@ def test_held_vectors_rank_like_exact_sql(gql: GraphQLClient, stack: Stack) -> N
     _, scope = _corpus(gql, stack, 40)
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, VectorCopySettings(0, 10**6, 10**6))
+        copies = VectorCopies(pool, CopySettings(0, 10**6))
         query = (await _queries(pool, scope))[0]
         assert (await _both(pool, copies, scope, query))[0] is None  # the first asks SQL
         await _built(pool, copies, scope)
@@ -89,7 +88,7 @@ def test_held_vectors_go_stale_with_new_documents(gql: GraphQLClient, stack: Sta
     name, scope = _corpus(gql, stack, 20)
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, VectorCopySettings(0, 10**6, 10**6))
+        copies = VectorCopies(pool, CopySettings(0, 10**6))
         await _built(pool, copies, scope)
         doc = {"externalId": "new", "title": "Zyzzogeton", "text": "A zyzzogeton beetle."}
         await asyncio.to_thread(ingest, gql, name, doc)
@@ -107,12 +106,12 @@ def test_filtered_small_large_and_oversized_collections_search_sql(
     narrowed = Scope(scope.tenant_id, scope.collection_id, content_scopes=("legal",))
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, VectorCopySettings(0, 10**6, 10**6))
+        copies = VectorCopies(pool, CopySettings(0, 10**6))
         await _built(pool, copies, scope)
         query = (await _queries(pool, scope))[0]
         assert (await _both(pool, copies, narrowed, query))[0] is None
-        small, large = VectorCopySettings(10**6, 10**7, 10**6), VectorCopySettings(0, 10, 10**6)
-        for limits in (small, large, VectorCopySettings(0, 10**6, 2)):
+        small, large = CopySettings(10**6, 10**6), CopySettings(0, 10**6, max_chunks=10)
+        for limits in (small, large, CopySettings(0, 2)):
             copies = VectorCopies(pool, limits)
             await _both(pool, copies, scope, query)
             await copies.settle()
