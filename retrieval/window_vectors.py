@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from uuid import UUID
 
 import numpy as np
@@ -21,6 +22,7 @@ class WindowVectors:
     version: Hashable  # the collection's statistics' version when the vectors were read
     vectors: NDArray[np.float32]  # one row a window
     mains: list[tuple[UUID, ...]]  # each window's main chunks
+    documents: list[UUID]  # each window's document
 
     @property
     def size(self) -> int:
@@ -44,6 +46,25 @@ class WindowVectors:
                 best[main] = max(best.get(main, score), score)
         ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
         return ranked[:limit]
+
+    def nearest_windows(self, query: NDArray[np.float32], mains: list[UUID]) -> dict[UUID, int]:
+        """For each main chunk held, the row of its window most similar to the query."""
+        rows = {m: self._windows_of[m] for m in mains if m in self._windows_of}
+        if not rows:
+            return {}
+        flat = np.fromiter((w for found in rows.values() for w in found), dtype=np.intp)
+        similarity = (self.vectors[flat] @ query.astype(np.float32, copy=False)).tolist()
+        scored = dict(zip(flat.tolist(), similarity, strict=True))
+        return {m: max(found, key=scored.__getitem__) for m, found in rows.items()}
+
+    @cached_property
+    def _windows_of(self) -> dict[UUID, list[int]]:
+        """Each main chunk's windows, by row."""
+        windows: dict[UUID, list[int]] = {}
+        for row, mains in enumerate(self.mains):
+            for main in mains:
+                windows.setdefault(main, []).append(row)
+        return windows
 
 
 def _best(scores: NDArray[np.float32], count: int) -> NDArray[np.intp]:

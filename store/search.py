@@ -307,7 +307,7 @@ async def window_vectors(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Wi
             return None
         cursor = conn.cursor(binary=True)
         await cursor.execute(
-            "SELECT w.embedding, array_agg(l.main_id) FROM chunks w"
+            "SELECT w.embedding, array_agg(l.main_id), w.document_id FROM chunks w"
             " JOIN chunk_links l ON l.window_id = w.id JOIN chunks m ON m.id = l.main_id"
             " AND m.kind = 'main' WHERE w.tenant_id = %s AND w.collection_id = %s"
             " AND w.kind = 'small' AND w.embedding IS NOT NULL AND vector_dims(w.embedding) ="
@@ -316,7 +316,8 @@ async def window_vectors(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Wi
         )
         rows = await cursor.fetchall()
     vectors = [_array(row[0]) for row in rows]
-    return WindowVectors(found.version, _unit_rows(vectors), [tuple(r[1]) for r in rows])
+    mains = [tuple(r[1]) for r in rows]
+    return WindowVectors(found.version, _unit_rows(vectors), mains, [r[2] for r in rows])
 
 
 def _unit_rows(vectors: list[NDArray[np.float32]]) -> NDArray[np.float32]:

@@ -32,6 +32,7 @@ from store.bm25 import Frequencies, Stats
 from store.fact_vectors import FactQuery
 from store.pool import Conn, Pool, autocommitted
 from store.scope import Scope
+from store.search import ChunkVector
 from store.tenants import Tenant
 
 MIN_SIMILARITY = 0.2
@@ -137,6 +138,16 @@ class SearchLegs:
         result = LegResult.of(found)
         result.terms = terms
         return result
+
+    async def candidate_vectors(
+        self, conn: Conn, context: LegContext, chunks: list[UUID], vector: NDArray[np.float32]
+    ) -> dict[UUID, ChunkVector]:
+        """Each candidate's window vector most similar to the query, held or read."""
+        scope, stats = context.scope, context.basis.stats
+        held = self._vectors.candidate_vectors(scope, vector, chunks, stats)
+        if held is not None:
+            return held
+        return await search.candidate_vectors(conn, scope.tenant_id, chunks, vector)
 
     async def frequencies(self, conn: Conn, context: LegContext) -> Frequencies:
         """The document frequencies of the query's terms, for its coverage."""

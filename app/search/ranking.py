@@ -30,7 +30,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from itertools import pairwise
 from uuid import UUID
@@ -203,7 +203,7 @@ def _diversified(
     order = mmr(
         sorted(by_id, key=lambda i: -by_id[i].score),
         {i: c.score for i, c in by_id.items()},
-        lambda a, b: _likeness(vectors, a, b),
+        _likeness(list(by_id), vectors),
         len(head),
         MMR_TRADE_OFF,
         coverage.gain if coverage else None,
@@ -220,12 +220,21 @@ def _monotonic(ordered: list[Candidate], lifted: Set[UUID] = frozenset()) -> lis
     return ordered
 
 
-def _likeness(vectors: dict[UUID, ChunkVector], a: UUID, b: UUID) -> float:
+def _likeness(ids: list[UUID], vectors: dict[UUID, ChunkVector]) -> Callable[[UUID, UUID], float]:
     """Cosine of the chunks' vectors; chunks of one document count as alike, so the head
-    shows other documents before a document's second passage."""
-    if a not in vectors or b not in vectors:
-        return 0.0
-    if vectors[a].document_id == vectors[b].document_id:
-        return 1.0
-    cosine = float(np.dot(vectors[a].vector, vectors[b].vector))
-    return cosine if cosine >= NEAR_DUPLICATE else 0.0
+    shows other documents before a document's second passage. A chunk without a vector is
+    like none. Computed for the whole head in one product: MMR asks for every pair."""
+    held = [i for i in ids if i in vectors]
+    at = {chunk: n for n, chunk in enumerate(held)}
+    if not held:
+        return lambda a, b: 0.0
+    matrix = np.stack([vectors[i].vector for i in held])
+    cosines = np.asarray(matrix @ matrix.T, dtype=np.float64)
+    cosines[cosines < NEAR_DUPLICATE] = 0.0
+    documents: dict[UUID, int] = {}
+    document = np.array(
+        [documents.setdefault(vectors[i].document_id, n) for n, i in enumerate(held)]
+    )
+    cosines[document[:, None] == document[None, :]] = 1.0
+    table = cosines.tolist()
+    return lambda a, b: table[at[a]][at[b]] if a in at and b in at else 0.0

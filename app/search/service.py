@@ -316,7 +316,7 @@ class Search:
         head = [c.chunk_id for c in ranking.head(candidates)]
         async with autocommitted(self._pool) as conn:
             ids = [c.chunk_id for c in candidates]
-            vectors = await rows.candidate_vectors(conn, tenant.id, ids, vector)
+            vectors = await self._legs.candidate_vectors(conn, context, ids, vector)
             frequencies = await self._legs.frequencies(conn, context)
             coverage = await query_coverage(conn, context.scope, head, frequencies)
         return ranking.diversify(candidates, vectors, coverage)

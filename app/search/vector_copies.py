@@ -29,6 +29,7 @@ from store import bm25, search
 from store.bm25 import Stats
 from store.pool import Pool
 from store.scope import Scope
+from store.search import ChunkVector
 
 IN_LOOP_VECTORS = 10_000  # a product over this many takes under a millisecond
 
@@ -54,6 +55,21 @@ class VectorCopies:
         if held.size <= IN_LOOP_VECTORS:
             return held.top(vector, windows, limit)
         return await asyncio.to_thread(held.top, vector, windows, limit)
+
+    def candidate_vectors(
+        self, scope: Scope, vector: NDArray[np.float32], chunks: list[UUID], stats: Stats | None
+    ) -> dict[UUID, ChunkVector] | None:
+        """For each of the main chunks, its window most similar to the query, as
+        store/search.candidate_vectors reads it; None when Postgres must answer. The chunks
+        are candidates already in scope, so a narrowed scope may use the copy."""
+        held = self._copies.current(scope, stats)
+        if held is None or held.dimensions != vector.shape[0]:
+            return None
+        nearest = held.nearest_windows(vector, chunks)
+        return {
+            main: ChunkVector(main, held.vectors[row], held.documents[row])
+            for main, row in nearest.items()
+        }
 
     async def settle(self) -> None:
         """Wait for the builds in flight (for tests and benchmarks)."""

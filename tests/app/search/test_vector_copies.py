@@ -84,6 +84,32 @@ def test_held_vectors_rank_like_exact_sql(gql: GraphQLClient, stack: Stack) -> N
     with_pool(stack, work)
 
 
+def test_held_candidate_vectors_match_sql(gql: GraphQLClient, stack: Stack) -> None:
+    """MMR's likenesses read each candidate's window nearest the query from the copy: the
+    same window, document and vector as the SQL read, for a narrowed scope too."""
+    _, scope = _corpus(gql, stack, 30)
+    narrowed = Scope(scope.tenant_id, scope.collection_id, content_scopes=("legal",))
+
+    async def work(pool: Pool) -> None:
+        copies = VectorCopies(pool, CopySettings(0, 10**6))
+        await _built(pool, copies, scope)
+        query = (await _queries(pool, scope))[1]
+        async with pool.connection() as conn:
+            stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
+            ranked = await search.dense_exact(conn, scope, query, LIMIT)
+            chunks = [c for c, _ in ranked]
+            sql = await search.candidate_vectors(conn, scope.tenant_id, chunks, query)
+        for within in (scope, narrowed):
+            held = copies.candidate_vectors(within, query, chunks, stats)
+            assert held is not None and set(held) == set(sql) == set(chunks)
+            for chunk, found in held.items():
+                assert found.document_id == sql[chunk].document_id
+                unit = sql[chunk].vector / np.linalg.norm(sql[chunk].vector)
+                assert found.vector == pytest.approx(unit, abs=1e-5)
+
+    with_pool(stack, work)
+
+
 def test_held_vectors_go_stale_with_new_documents(gql: GraphQLClient, stack: Stack) -> None:
     name, scope = _corpus(gql, stack, 20)
 
