@@ -183,7 +183,7 @@ def assemble(settings: Settings, pool: Pool, graph: GraphStore) -> Services:
     discovery = GraphDiscovery(graph, pool, mention_graphs)
     keyword_index = KeywordIndexes(pool, settings.keyword_index)
     vector_copies = VectorCopies(pool, settings.vector_copies)
-    held = HeldCopies(keyword_index, vector_copies)
+    held = HeldCopies(keyword_index, vector_copies, mention_graphs)
     linker = EntityLinker(settings.spacy_model)
     search = Search(pool, collections, embedders, linker, discovery, held, _reranker(settings))
     spans = Spans(pool)

@@ -16,8 +16,8 @@ and keeps its place.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from retrieval.lexical_index import idf
@@ -46,28 +46,23 @@ class QueryCoverage(Generic[K]):
 
     weights: Mapping[str, float]
     passages: Mapping[K, PassageTerms]
-    # What a list of picks covers, kept: MMR asks it of every candidate left at each step.
-    _covered: dict[tuple[K, ...], set[str]] = field(
-        default_factory=dict, init=False, compare=False, repr=False
-    )
 
     def gain(self, candidate: K, picked: Sequence[K]) -> float:
         """The query weight the candidate adds to what `picked` covers (0 to 1); 0 when
         its subject is named neither by the query nor by a passage picked."""
-        passage = self.passages.get(candidate)
-        covered = self._terms(picked)
-        if passage is None or not self._linked(passage, covered):
-            return 0.0
-        return sum(w for t, w in self.weights.items() if t in passage.terms and t not in covered)
+        return self.gains(picked)(candidate)
 
-    def _linked(self, passage: PassageTerms, covered: set[str]) -> bool:
-        """Whether the passage's subject is named by the query or by the chosen passages,
-        whose terms are `covered`."""
-        return bool(passage.subject) and passage.subject <= set(self.weights) | covered
+    def gains(self, picked: Sequence[K]) -> Callable[[K], float]:
+        """`gain` beside one list of picks, which is read once: MMR asks it of every
+        candidate left at each step."""
+        covered = {t for k in picked if k in self.passages for t in self.passages[k].terms}
+        named = set(self.weights) | covered
+        left = [(t, w) for t, w in self.weights.items() if t not in covered]
 
-    def _terms(self, picked: Sequence[K]) -> set[str]:
-        key = tuple(picked)
-        if key not in self._covered:
-            passages = [self.passages[k] for k in key if k in self.passages]
-            self._covered[key] = {t for passage in passages for t in passage.terms}
-        return self._covered[key]
+        def gain(candidate: K) -> float:
+            passage = self.passages.get(candidate)
+            if passage is None or not passage.subject or not passage.subject <= named:
+                return 0.0
+            return sum(w for t, w in left if t in passage.terms)
+
+        return gain

@@ -36,24 +36,27 @@ def mmr(
     similarity: Callable[[K, K], float],
     k: int,
     trade_off: float = 0.7,
-    bonus: Callable[[K, Sequence[K]], float] | None = None,
+    bonus: Callable[[Sequence[K]], Callable[[K], float]] | None = None,
 ) -> list[K]:
     """Maximal Marginal Relevance: each next pick trades relevance against its likeness to
-    what is already picked, so near-duplicates do not crowd the list. `bonus` adds to a
-    candidate's relevance what it is worth beside the picks (retrieval/coverage.py)."""
+    what is already picked, so near-duplicates do not crowd the list. `bonus`, given the
+    picks, adds to each candidate's relevance what it is worth beside them
+    (retrieval/coverage.py)."""
     picked: list[K] = []
     left = list(candidates)
     closest = dict.fromkeys(left, 0.0)  # each one's likeness to the nearest pick so far
     while left and len(picked) < k:
+        beside = bonus(picked) if bonus else _nothing
         best = max(
             left,
-            key=lambda c: (
-                trade_off * (relevance[c] + (bonus(c, picked) if bonus else 0.0))
-                - (1 - trade_off) * closest[c]
-            ),
+            key=lambda c: trade_off * (relevance[c] + beside(c)) - (1 - trade_off) * closest[c],
         )
         picked.append(best)
         left.remove(best)
         for c in left:  # only the new pick can change the nearest: n² likenesses, not n³
             closest[c] = max(closest[c], similarity(c, best))
     return picked
+
+
+def _nothing(candidate: object) -> float:
+    return 0.0

@@ -133,7 +133,8 @@ async def held_graph(conn: Conn, tenant_id: UUID, collection_id: UUID) -> Mentio
         if found is None:
             return None
         cursor = await conn.execute(
-            "SELECT m.entity_id::text, m.chunk_id::text, m.weight FROM mentions m"
+            "SELECT m.entity_id::text, m.chunk_id::text, m.weight, m.document_id::text"
+            " FROM mentions m"
             " JOIN entities e ON e.id = m.entity_id"
             " WHERE e.collection_id = %s AND e.tenant_id = %s AND m.tenant_id = %s",
             (collection_id, tenant_id, tenant_id),

@@ -160,15 +160,12 @@ async def _expand(
     reached: list[tuple[int, str]] = []  # (-weight, target): sorts strongest first, ties by id
     for source, targets in (await steps(ids, scan, from_entities)).items():
         sub.truncated |= len(targets) > bounds.fanout or len(targets) == scan
+        # A start chunk is reached from a seed entity only, so that paths still end at a
+        # seed and never loop.
+        from_seed = from_entities and source in sub.roots
         for target, weight in targets[: bounds.fanout]:
             sub.edges[(source, target) if from_entities else (target, source)] = float(weight)
-            if target not in sub.parent and _reachable(sub, source, target, from_entities):
+            if target not in sub.parent and (from_seed or target not in sub.roots):
                 sub.parent[target] = source
                 reached.append((-weight, target))
     return [t for _, t in sorted(reached)]
-
-
-def _reachable(sub: Subgraph, source: str, target: str, from_entities: bool) -> bool:
-    """Whether `target` is reached from `source`: a start chunk is, from a seed entity only,
-    so that paths still end at a seed and never loop."""
-    return target not in sub.roots or (from_entities and source in sub.roots)

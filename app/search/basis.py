@@ -1,7 +1,8 @@
 """What a search reads of a collection once, before its legs run: the vocabulary rules that
-rewrite its keyword terms, and the BM25 statistics, whose version moves with every change to
-the collection's index. A search of one collection runs three keyword searches, a dense
-search and a coverage count; each used to read these rows again.
+rewrite its keyword terms, the BM25 statistics, whose version moves with every change to
+the collection's index, and how many of its documents wait for the graph. A search of one
+collection runs three keyword searches, a dense search and a coverage count; each used to
+read these rows again.
 
 The version also keeps a per-process answer to whether the collection is small enough for
 an exact vector scan: counting its windows took more of Postgres's time than any other
@@ -27,11 +28,13 @@ KNOWN_COLLECTIONS = 4096  # collections whose size is remembered, the least rece
 class SearchBasis:
     rules: list[VocabularyRule]
     stats: Stats | None  # None: nothing indexed yet
+    graph_pending: int  # documents in scope indexed but not yet in the graph
 
 
 async def read_basis(conn: Conn, scope: Scope) -> SearchBasis:
     key = (scope.tenant_id, scope.collection_id)
-    return SearchBasis(await vocabulary.list_rules(conn, *key), await bm25.stats(conn, *key))
+    rules, stats = await vocabulary.list_rules(conn, *key), await bm25.stats(conn, *key)
+    return SearchBasis(rules, stats, await search.graph_pending(conn, scope))
 
 
 class ExactScans:

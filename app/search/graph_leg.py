@@ -153,12 +153,12 @@ class GraphDiscovery:
         first_hop += [c for c in start.start_chunks if c in sub.chunks]
         async with autocommitted(self._pool) as conn:
             contexts = await mentions.in_chunks(conn, tenant.id, first_hop)
-        passages = {chunk: CuedPassage(c.text, cues) for chunk, c in contexts.items()}
-        for (entity, chunk), weight in list(sub.edges.items()):
-            if chunk not in passages or entity in seeds:
-                continue
-            strength = passages[chunk].strength(contexts[chunk].spans.get(entity, []))
-            sub.edges[(entity, chunk)] = weight * (1 + CUE_GAIN * strength)
+        for chunk, context in contexts.items():
+            passage = CuedPassage(context.text, cues)
+            for entity, spans in context.spans.items():  # an edge without spans keeps its weight
+                weight = sub.edges.get((entity, chunk))
+                if weight is not None and entity not in seeds:
+                    sub.edges[(entity, chunk)] = weight * (1 + CUE_GAIN * passage.strength(spans))
 
 
 def _strongest_per_seed(sub: Subgraph, seeds: set[str], limit: int) -> list[str]:

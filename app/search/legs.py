@@ -20,6 +20,7 @@ from app.search.fact_matching import FACTS, fact_entities
 from app.search.graph_leg import GraphDiscovery, GraphQuery, Within
 from app.search.keyword_index import KeywordIndexes
 from app.search.linking import EntityLinker, title_candidates
+from app.search.mention_graphs import MentionGraphs
 from app.search.results import LegResult
 from app.search.vector_copies import VectorCopies
 from ingest.embedder import Embedder
@@ -27,7 +28,7 @@ from retrieval.query_terms import query_terms
 from retrieval.relation_cues import cue_terms
 from retrieval.request import Leg, SearchRequest
 from retrieval.section_refs import section_labels
-from store import mentions, search
+from store import search
 from store.bm25 import Frequencies, Stats
 from store.fact_vectors import FactQuery
 from store.pool import Conn, Pool, autocommitted
@@ -64,10 +65,12 @@ class QueryVectors:
 @dataclass(frozen=True)
 class HeldCopies:
     """What this process may hold in memory of a collection's indexes, each used while it is
-    current (app/search/_built.py); the graph walk's mentions are the discovery's."""
+    current (app/search/_built.py). The graph walk reads the mentions through the discovery;
+    the graph leg counts its seeds' documents in them."""
 
     keyword: KeywordIndexes
     vectors: VectorCopies
+    mentions: MentionGraphs
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class SearchLegs:
         self._pool = pool
         self._keyword_index = held.keyword
         self._vectors = held.vectors
+        self._mentions = held.mentions
         self._linker = linker
         self._discovery = discovery
         self._exact = ExactScans()
@@ -168,7 +172,8 @@ class SearchLegs:
         async with autocommitted(self._pool) as conn:
             seeds = await self._linker.link(conn, scope.tenant_id, scope.collection_id, query)
             titled = await search.titled_chunks(conn, scope, sorted(title_candidates(query)))
-            reach = await mentions.fewest_documents(conn, context.tenant, seeds)
+            stats = context.basis.stats
+            reach = await self._mentions.fewest_documents(conn, context.tenant, scope, stats, seeds)
         start = await self._start(context, seeds, titled)
         if not start.start.nodes:
             return LegResult()

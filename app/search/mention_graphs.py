@@ -34,6 +34,15 @@ class MentionGraphs:
         graph = self.held(tenant, scope, stats)
         return sql_steps(conn, tenant) if graph is None else held_steps(graph)
 
+    async def fewest_documents(
+        self, conn: Conn, tenant: Tenant, scope: Scope, stats: Stats | None, seeds: dict[str, str]
+    ) -> int | None:
+        """store/mentions.fewest_documents, counted in the copy when one is current."""
+        graph = self.held(tenant, scope, stats)
+        if graph is None:
+            return await mentions.fewest_documents(conn, tenant, seeds)
+        return graph.fewest_documents(seeds, mentions.MOST_DOCUMENTS)
+
     async def settle(self) -> None:
         """Wait for the builds in flight (for tests and benchmarks)."""
         await self._graphs.settle()

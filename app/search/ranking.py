@@ -206,7 +206,7 @@ def _diversified(
         _likeness(list(by_id), vectors),
         len(head),
         MMR_TRADE_OFF,
-        coverage.gain if coverage else None,
+        coverage.gains if coverage else None,
     )
     return _monotonic([by_id[i] for i in order])
 

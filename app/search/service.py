@@ -44,7 +44,6 @@ from store import mentions, search_logs
 from store import search as rows
 from store.collections import Collection
 from store.pool import Pool, autocommitted
-from store.scope import Scope
 from store.search import HitPassage
 from store.search_logs import SearchLog
 from store.tenants import Tenant
@@ -178,17 +177,12 @@ class Search:
         vector = await _vector_or_none(vector_task)
         second = await self._second_round(context, results, collected)
         started = time.perf_counter()
-        collected.candidates, collected.graph_pending = await asyncio.gather(
-            self._ranked(context, results, vector, second, collected), self._graph_pending(scope)
-        )
+        collected.candidates = await self._ranked(context, results, vector, second, collected)
+        collected.graph_pending = basis.graph_pending
         collected.timings["fusion"] = (time.perf_counter() - started) * 1000
         collected.terms = results[Leg.KEYWORD].terms if Leg.KEYWORD in results else []
         collected.graph_truncated = Leg.GRAPH in results and results[Leg.GRAPH].truncated
         return collected
-
-    async def _graph_pending(self, scope: Scope) -> int:
-        async with autocommitted(self._pool) as conn:
-            return await rows.graph_pending(conn, scope)
 
     async def _second_round(
         self, context: LegContext, results: dict[Leg, LegResult], collected: _Collected

@@ -39,8 +39,8 @@ def test_mmr_keeps_a_near_duplicate_back() -> None:
 def test_mmr_adds_a_bonus_that_depends_on_the_picks() -> None:
     relevance = {"a": 1.0, "a2": 0.9, "b": 0.8}
 
-    def bonus(candidate: str, picked: Sequence[str]) -> float:
-        return 0.5 if candidate == "b" and "a" in picked else 0.0
+    def bonus(picked: Sequence[str]) -> Callable[[str], float]:
+        return lambda candidate: 0.5 if candidate == "b" and "a" in picked else 0.0
 
     assert mmr(["a", "a2", "b"], relevance, lambda x, y: 0.0, 3) == ["a", "a2", "b"]
     assert mmr(["a", "a2", "b"], relevance, lambda x, y: 0.0, 3, bonus=bonus) == ["a", "b", "a2"]

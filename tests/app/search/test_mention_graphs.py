@@ -13,7 +13,7 @@ from app.search.mention_graphs import MentionGraphs
 from app.settings import CopySettings
 from retrieval.mention_graph import MentionGraph
 from retrieval.ppr import Restart, Subgraph
-from store import bm25
+from store import bm25, mentions
 from store.pool import Pool
 from store.scope import Scope
 from store.subgraph import Bounds, entity_chunk_subgraph, held_steps, sql_steps
@@ -95,6 +95,25 @@ def test_held_mentions_walk_like_sql_once_built(gql: GraphQLClient, stack: Stack
             held, sql = await _walks(pool, graph, tenant, [seed])
             assert held.edges == sql.edges and held.parent == sql.parent
             assert held.chunks == sql.chunks and held.truncated == sql.truncated
+
+    with_pool(stack, work)
+
+
+def test_held_mentions_count_documents_like_sql(gql: GraphQLClient, stack: Stack) -> None:
+    """The graph leg's seed specificity: the fewest documents mentioning any one name, for
+    one entity, for a name several entities were linked by, and for several names."""
+    _, scope, entities = _collection(gql, stack)
+    tenant = Tenant(scope.tenant_id, "t")
+    groups = [{e: "one" for e in entities[:2]}, {e: e for e in entities}, {}]
+    groups += [{e: "name"} for e in entities]
+
+    async def work(pool: Pool) -> None:
+        graph = await _built(pool, MentionGraphs(pool, CopySettings(0, 10**6)), tenant, scope)
+        for seeds in groups:
+            async with pool.connection() as conn:
+                sql = await mentions.fewest_documents(conn, tenant, seeds)
+            assert graph.fewest_documents(seeds, mentions.MOST_DOCUMENTS) == sql
+            assert graph.fewest_documents(seeds, 1) == (None if sql is None else min(sql, 1))
 
     with_pool(stack, work)
 
