@@ -83,7 +83,7 @@ def fuse(
     rankings.update({f"second {i}": r.ranked for i, r in enumerate(second)})
     weights.update({f"second {i}": 1.0 / len(second) for i in range(len(second))})
     fused = reciprocal_rank_fusion(rankings, weights)
-    ordered = sorted(fused, key=lambda c: (-fused[c], str(c)))
+    ordered = sorted(fused, key=lambda c: (-fused[c], c.int))  # ties as by the ids' text
     leading = set(ordered[: head_size(top_k)])
     leading.update(c for r in results.values() for c in r.ranked[:top_k])
     tail = [c for c in ordered if c not in leading][: max(0, CANDIDATES - len(leading))]
@@ -91,7 +91,7 @@ def fuse(
     candidates = [_candidate(c, fused[c], results, c in by_second) for c in [*leading, *tail]]
     for c in candidates:
         c.head = c.chunk_id in leading
-    return sorted(candidates, key=lambda c: (-c.score, str(c.chunk_id)))
+    return sorted(candidates, key=lambda c: (-c.score, c.chunk_id.int))
 
 
 def head_size(top_k: int) -> int:

@@ -454,7 +454,7 @@ def _merge(lists: list[list[Candidate]]) -> list[Candidate]:
     for candidate in (c for lst in lists for c in lst):
         if candidate.chunk_id not in best or candidate.score > best[candidate.chunk_id].score:
             best[candidate.chunk_id] = candidate
-    return sorted(best.values(), key=lambda c: (-c.score, str(c.chunk_id)))
+    return sorted(best.values(), key=lambda c: (-c.score, c.chunk_id.int))
 
 
 def _hit(candidate: Candidate, passage: HitPassage, terms: set[str]) -> SearchHit:
