@@ -6,9 +6,14 @@ search in Postgres: an HNSW scan at ef_search 600, kept that wide for recall. He
 the search is one matrix product over every window, exact where HNSW is approximate. Its
 cost grows with the collection where HNSW's barely does: at 50,000 vectors of 384
 dimensions it takes about as much CPU as the HNSW scan, so only collections of up to
-`max_chunks` main chunks (about 1.4 windows each) are held, and a product over more than
-IN_LOOP_VECTORS runs off the event loop. The
-vectors are written with their chunks, so the statistics' version, which moves with every
+`max_chunks` main chunks (about 1.4 windows each) are held.
+
+The product runs off the event loop. numpy releases the GIL while it multiplies, and under
+load one process's event loop is what limits it: its thread was busy all the time while a
+quarter of two cores sat idle (bench/RESULTS.md, the load). A millisecond of product in the
+loop is a millisecond no other request's Python runs.
+
+The vectors are written with their chunks, so the statistics' version, which moves with every
 change to a collection's chunks, dates them; a stale copy is read again in the background
 (app/search/_built.py) while Postgres answers. A filtered scope, or a key with content
 scopes, is searched in Postgres, which applies them.
@@ -31,8 +36,6 @@ from store.pool import Pool
 from store.scope import Scope
 from store.search import ChunkVector
 
-IN_LOOP_VECTORS = 10_000  # a product over this many takes under a millisecond
-
 
 class VectorCopies:
     def __init__(self, pool: Pool, limits: CopySettings) -> None:
@@ -52,8 +55,6 @@ class VectorCopies:
         if held is None or held.dimensions != vector.shape[0]:
             return None
         windows = limit * search.WINDOWS_PER_HIT
-        if held.size <= IN_LOOP_VECTORS:
-            return held.top(vector, windows, limit)
         return await asyncio.to_thread(held.top, vector, windows, limit)
 
     def candidate_vectors(
