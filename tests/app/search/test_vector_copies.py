@@ -68,6 +68,13 @@ async def _built(pool: Pool, copies: VectorCopies, scope: Scope) -> None:
     raise AssertionError("the vectors were never held")
 
 
+async def _held(pool: Pool, scope: Scope) -> VectorCopies:
+    """Copies that hold the collection's vectors, whatever its size."""
+    copies = VectorCopies(pool, CopySettings(0, 10**6))
+    await _built(pool, copies, scope)
+    return copies
+
+
 def test_held_vectors_rank_like_exact_sql(gql: GraphQLClient, stack: Stack) -> None:
     _, scope = _corpus(gql, stack, 40)
 
@@ -91,8 +98,7 @@ def test_held_candidate_vectors_match_sql(gql: GraphQLClient, stack: Stack) -> N
     narrowed = Scope(scope.tenant_id, scope.collection_id, content_scopes=("legal",))
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, CopySettings(0, 10**6))
-        await _built(pool, copies, scope)
+        copies = await _held(pool, scope)
         query = (await _queries(pool, scope))[1]
         async with pool.connection() as conn:
             stats = await bm25.stats(conn, scope.tenant_id, scope.collection_id)
@@ -114,8 +120,7 @@ def test_held_vectors_go_stale_with_new_documents(gql: GraphQLClient, stack: Sta
     name, scope = _corpus(gql, stack, 20)
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, CopySettings(0, 10**6))
-        await _built(pool, copies, scope)
+        copies = await _held(pool, scope)
         doc = {"externalId": "new", "title": "Zyzzogeton", "text": "A zyzzogeton beetle."}
         await asyncio.to_thread(ingest, gql, name, doc)
         query = (await _queries(pool, scope))[0]
@@ -132,8 +137,7 @@ def test_filtered_small_large_and_oversized_collections_search_sql(
     narrowed = Scope(scope.tenant_id, scope.collection_id, content_scopes=("legal",))
 
     async def work(pool: Pool) -> None:
-        copies = VectorCopies(pool, CopySettings(0, 10**6))
-        await _built(pool, copies, scope)
+        copies = await _held(pool, scope)
         query = (await _queries(pool, scope))[0]
         assert (await _both(pool, copies, narrowed, query))[0] is None
         small, large = CopySettings(10**6, 10**6), CopySettings(0, 10**6, max_chunks=10)
