@@ -41,9 +41,18 @@ def analyze(text: str) -> list[str]:
     return terms
 
 
+@memo(131_072)
+def word_terms(word: str) -> str:
+    """One word's index terms, space-separated (a term has no space). Cached: a search reads
+    its passages a word at a time (highlights, relation cues), and analysing a word
+    normalises it first."""
+    return " ".join(analyze(word))
+
+
 def clear_cache() -> None:
     """Forget memoised word terms (benchmarks measure the analyzer from cold)."""
     forget(_word_term)
+    forget(word_terms)
 
 
 def _normalise(text: str) -> str:

@@ -14,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ingest.analyzer import analyze
+from ingest.analyzer import analyze, word_terms
 from ingest.memo import memo
 
 WINDOW = 6  # words on either side of a mention that can name its relation
@@ -85,11 +85,9 @@ def _matches(word: str, cues: frozenset[str]) -> bool:
     return any(stem[:i] in beginning for i in range(MIN_PREFIX, len(stem)))
 
 
-@memo(131_072)
 def _stem(word: str) -> str | None:
-    """A word's first term; cached, since passages share their vocabulary."""
-    terms = analyze(word)
-    return terms[0] if terms else None
+    """A word's first term."""
+    return word_terms(word).partition(" ")[0] or None
 
 
 @lru_cache(maxsize=256)

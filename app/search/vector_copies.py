@@ -51,8 +51,8 @@ class VectorCopies:
     ) -> list[tuple[UUID, float]] | None:
         """The best `limit` main chunks, as store/search.dense_exact ranks them, or None when
         Postgres must answer."""
-        held = None if scope.narrowed else self._copies.current(scope, stats)
-        if held is None or held.dimensions != vector.shape[0]:
+        held = None if scope.narrowed else self._held(scope, stats, vector)
+        if held is None:
             return None
         windows = limit * search.WINDOWS_PER_HIT
         return await asyncio.to_thread(held.top, vector, windows, limit)
@@ -63,8 +63,8 @@ class VectorCopies:
         """For each of the main chunks, its window most similar to the query, as
         store/search.candidate_vectors reads it; None when Postgres must answer. The chunks
         are candidates already in scope, so a narrowed scope may use the copy."""
-        held = self._copies.current(scope, stats)
-        if held is None or held.dimensions != vector.shape[0]:
+        held = self._held(scope, stats, vector)
+        if held is None:
             return None
         nearest = held.nearest_windows(vector, chunks)
         return {
@@ -78,6 +78,13 @@ class VectorCopies:
 
     async def close(self) -> None:
         await self._copies.close()
+
+    def _held(
+        self, scope: Scope, stats: Stats | None, vector: NDArray[np.float32]
+    ) -> WindowVectors | None:
+        """The collection's current copy, if its vectors have the query's dimensions."""
+        held = self._copies.current(scope, stats)
+        return held if held is not None and held.dimensions == vector.shape[0] else None
 
     async def _build(self, key: Key) -> WindowVectors | None:
         async with self._pool.connection() as conn:
