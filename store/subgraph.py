@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from itertools import repeat
 
 from retrieval.bounds import capped, scan_per_node
 from retrieval.mention_graph import Edge, Edges, MentionGraph, strongest_first
-from retrieval.ppr import Restart, Subgraph, personalized_pagerank
+from retrieval.ppr import Restart, Subgraph, edge_ends, highest, personalized_pagerank
 from store.arrays import uuid_array
 from store.pool import Conn
 from store.tenants import Tenant, visible
@@ -144,9 +145,8 @@ def _beam(sub: Subgraph, start: Restart, entities: list[str], beam: int | None) 
     """The frontier entities the walk over the subgraph so far reaches most."""
     if beam is None or len(entities) <= beam:
         return entities
-    nodes = sorted({n for edge in sub.edges for n in edge})
-    scores = personalized_pagerank(nodes, sub.edges, start)
-    return sorted(entities, key=lambda e: (-scores.get(e, 0.0), e))[:beam]
+    scores = personalized_pagerank(edge_ends(sub.edges), sub.edges, start)
+    return highest(scores, entities, beam)
 
 
 async def _expand(
@@ -160,12 +160,23 @@ async def _expand(
     reached: list[tuple[int, str]] = []  # (-weight, target): sorts strongest first, ties by id
     for source, targets in (await steps(ids, scan, from_entities)).items():
         sub.truncated |= len(targets) > bounds.fanout or len(targets) == scan
-        # A start chunk is reached from a seed entity only, so that paths still end at a
-        # seed and never loop.
-        from_seed = from_entities and source in sub.roots
-        for target, weight in targets[: bounds.fanout]:
-            sub.edges[(source, target) if from_entities else (target, source)] = float(weight)
-            if target not in sub.parent and (from_seed or target not in sub.roots):
-                sub.parent[target] = source
-                reached.append((-weight, target))
+        if targets:
+            reached += _join(sub, source, targets[: bounds.fanout], from_entities)
     return [t for _, t in sorted(reached)]
+
+
+def _join(sub: Subgraph, source: str, kept: Edges, from_entities: bool) -> list[tuple[int, str]]:
+    """Adds a source's kept edges; the targets it reached first, as (-weight, target). A
+    walk adds thousands of edges, so they go in by the library's loops, not a Python step
+    each; a source's targets are distinct, so the order they join in changes nothing."""
+    targets, weights = zip(*kept, strict=True)
+    ends = zip(repeat(source), targets) if from_entities else zip(targets, repeat(source))
+    sub.edges.update(zip(ends, map(float, weights), strict=True))
+    fresh = set(targets).difference(sub.parent)
+    # A start chunk is reached from a seed entity only, so that paths still end at a seed
+    # and never loop.
+    if not (from_entities and source in sub.roots):
+        fresh -= sub.roots
+    sub.parent.update(dict.fromkeys(fresh, source))
+    weight = dict(kept)
+    return [(-weight[t], t) for t in fresh]
