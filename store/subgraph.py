@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from itertools import repeat
 
 from retrieval.bounds import capped, scan_per_node
 from retrieval.mention_graph import Edge, Edges, MentionGraph, strongest_first
@@ -158,25 +157,16 @@ async def _expand(
     sub.truncated |= cut
     scan = scan_per_node(len(ids))
     reached: list[tuple[int, str]] = []  # (-weight, target): sorts strongest first, ties by id
+    # Bound once: the loop below runs for each of thousands of edges.
+    edges, parent, roots = sub.edges, sub.parent, sub.roots
     for source, targets in (await steps(ids, scan, from_entities)).items():
         sub.truncated |= len(targets) > bounds.fanout or len(targets) == scan
-        if targets:
-            reached += _join(sub, source, targets[: bounds.fanout], from_entities)
+        # A start chunk is reached from a seed entity only, so that paths still end at a
+        # seed and never loop.
+        from_seed = from_entities and source in roots
+        for target, weight in targets[: bounds.fanout]:
+            edges[(source, target) if from_entities else (target, source)] = float(weight)
+            if target not in parent and (from_seed or target not in roots):
+                parent[target] = source
+                reached.append((-weight, target))
     return [t for _, t in sorted(reached)]
-
-
-def _join(sub: Subgraph, source: str, kept: Edges, from_entities: bool) -> list[tuple[int, str]]:
-    """Adds a source's kept edges; the targets it reached first, as (-weight, target). A
-    walk adds thousands of edges, so they go in by the library's loops, not a Python step
-    each; a source's targets are distinct, so the order they join in changes nothing."""
-    targets, weights = zip(*kept, strict=True)
-    ends = zip(repeat(source), targets) if from_entities else zip(targets, repeat(source))
-    sub.edges.update(zip(ends, map(float, weights), strict=True))
-    fresh = set(targets).difference(sub.parent)
-    # A start chunk is reached from a seed entity only, so that paths still end at a seed
-    # and never loop.
-    if not (from_entities and source in sub.roots):
-        fresh -= sub.roots
-    sub.parent.update(dict.fromkeys(fresh, source))
-    weight = dict(kept)
-    return [(-weight[t], t) for t in fresh]
