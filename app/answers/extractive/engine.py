@@ -77,7 +77,7 @@ class ExtractiveComposer:
         yield draft
 
     async def draft(self, context: ComposeContext) -> Draft:
-        passages = passages_of(context.sources)
+        passages = passages_of(context.sources, ranked=not context.whole)
         if not passages:
             return Draft(abstain_reason="NO_CONTEXT")
         if context.language not in LANGUAGES:
@@ -113,7 +113,7 @@ class ExtractiveComposer:
         texts = [p.text for p in passages]
         spans = await asyncio.to_thread(self._reader().read, question, texts, per_window)
         whole = [s for s in spans if passages[s.passage].in_one_sentence(s.start, s.end)]
-        return weighed(whole, weights)
+        return weighed(whole, weights, passages)
 
     async def _compare(
         self, context: ComposeContext, comparison: Comparison, passages: list[Passage]

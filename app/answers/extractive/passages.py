@@ -15,6 +15,9 @@ from retrieval.sentences import Sentence, sentences
 @dataclass(frozen=True)
 class Passage:
     source: Source
+    # Its place in the retrieval's ranking, from 0; None when no ranking placed it: a
+    # passage looked up by a bridge's name, or a chunk of a document read whole.
+    place: int | None = None
 
     @property
     def text(self) -> str:
@@ -72,5 +75,11 @@ class Cited:
     sentence: Sentence
 
 
-def passages_of(sources: list[Source]) -> list[Passage]:
-    return [Passage(s) for s in sources if s.hit.text.strip()]
+def passages_of(sources: list[Source], ranked: bool = True) -> list[Passage]:
+    """The sources that hold text; `ranked`: the sources are in the retrieval's order, and
+    each passage keeps its place in it."""
+    return [
+        Passage(s, place if ranked else None)
+        for place, s in enumerate(sources)
+        if s.hit.text.strip()
+    ]

@@ -17,6 +17,9 @@ from ingest.analyzer import analyze
 
 RELEVANCE_POWER = 2.0
 RELEVANCE_FLOOR = 0.05  # a passage with none of the question's terms still counts a little
+# The place in the retrieval's ranking at which a passage's spans rank at half the first's:
+# the answer's default topK, the passages read at MEDIUM effort (bench/RESULTS.md).
+HALF_PLACE = 8
 
 
 def relevance(question: str, passages: list[Passage]) -> list[float]:
@@ -30,10 +33,20 @@ def relevance(question: str, passages: list[Passage]) -> list[float]:
     return [max(share, RELEVANCE_FLOOR) for share in shares]
 
 
-def weighed(spans: list[Span], weights: list[float]) -> list[Span]:
-    """The spans weighed by their passages' relevance, most probable first."""
-    scaled = [_scaled(s, weights[s.passage]) for s in spans]
+def weighed(spans: list[Span], weights: list[float], passages: list[Passage]) -> list[Span]:
+    """The spans weighed by their passages' relevance and places, most probable first."""
+    scaled = [_scaled(s, weights[s.passage], _prior(passages[s.passage])) for s in spans]
     return sorted(scaled, key=lambda s: -s.probability)
+
+
+def _prior(passage: Passage) -> float:
+    """How far down the retrieval's ranking a passage's spans rank: the ranking holds what
+    the reader does not see (the graph's trails, the dense match, every leg's agreement),
+    and the reader, trained on the paragraph that answers, reads a distractor with the same
+    confidence as the answer's own passage. More passages read then gave it more to choose
+    wrongly from (HIGH below MEDIUM). The confidence does not move: the prior orders the
+    candidates, it is not the chance that one is right."""
+    return 1.0 if passage.place is None else HALF_PLACE / (HALF_PLACE + passage.place)
 
 
 def rescaled(span: Span, weight: float, was: float) -> Span:
@@ -42,12 +55,12 @@ def rescaled(span: Span, weight: float, was: float) -> Span:
     return _scaled(span, weight / was)
 
 
-def _scaled(span: Span, by: float) -> Span:
-    """The ranking moves by the relevance to RELEVANCE_POWER; the confidence by the relevance
-    itself, as the chance that the passage is about what is asked times the reader's that the
-    answer is here."""
+def _scaled(span: Span, by: float, prior: float = 1.0) -> Span:
+    """The ranking moves by the relevance to RELEVANCE_POWER, and by the prior; the
+    confidence by the relevance itself, as the chance that the passage is about what is
+    asked times the reader's that the answer is here."""
     return replace(
         span,
-        probability=span.probability * by**RELEVANCE_POWER,
+        probability=span.probability * by**RELEVANCE_POWER * prior,
         confidence=span.confidence * by,
     )

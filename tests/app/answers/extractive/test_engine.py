@@ -132,3 +132,41 @@ DIRECTOR = source(
 async def test_a_question_about_the_bridge_itself_keeps_the_bridge() -> None:
     answer = await draft("Who directed The Lantern Gate?", [FILM, DIRECTOR])
     assert answer.short_answer == "Ada Ray"
+
+
+FOUNDED_BY_CRANE = (
+    "Orrin Mill",
+    "Orrin Mill is a former cotton mill in Marrow County. It was founded in 1861 by the "
+    "engineer Tobias Crane.",
+)
+FOUNDED_BY_VALE = (
+    "Orrin Mill (history)",
+    "Orrin Mill is a former cotton mill in Marrow County. It was founded in 1861 by the "
+    "engineer Hester Vale.",
+)
+ROADS = [
+    (f"Fell road {n}", f"Fell road {n} climbs past the quarry and the old chapel to the moor.")
+    for n in range(7)
+]
+
+
+async def test_of_two_passages_the_reader_reads_alike_the_higher_ranked_one_answers() -> None:
+    question = "Who founded Orrin Mill?"
+    crane_first = sources(FOUNDED_BY_CRANE, *ROADS, FOUNDED_BY_VALE)
+    vale_first = sources(FOUNDED_BY_VALE, *ROADS, FOUNDED_BY_CRANE)
+    assert (await draft(question, crane_first)).short_answer == "Tobias Crane"
+    assert (await draft(question, vale_first)).short_answer == "Hester Vale"
+
+
+async def test_a_document_read_whole_has_no_ranking_so_the_order_of_its_parts_does_not_count() -> (
+    None
+):
+    question = "Who founded Orrin Mill?"
+    answers = set()
+    for pages in (
+        (FOUNDED_BY_CRANE, *ROADS, FOUNDED_BY_VALE),
+        (FOUNDED_BY_VALE, *ROADS, FOUNDED_BY_CRANE),
+    ):
+        context = ComposeContext(question, sources(*pages), "en", whole=True)
+        answers.add((await ExtractiveComposer().draft(context)).short_answer)
+    assert len(answers) == 1
