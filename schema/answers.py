@@ -12,6 +12,7 @@ import strawberry
 
 from app.answers import results
 from app.answers.request import (
+    DEFAULT_TOP_K,
     AnswerRequest,
     ClaimPolicy,
     DocumentAnswerRequest,
@@ -71,7 +72,7 @@ class ResearchInput:
     collections: list[str]
     query: str
     history: list[MessageInput] | None = None
-    top_k: int = strawberry.field(default=8, description="The answer's own, 1 to 50.")
+    top_k: int = strawberry.field(default=DEFAULT_TOP_K, description="The answer's own, 1 to 50.")
     sources: AnswerSourcesMode = SourcesMode.ALL  # type: ignore[valid-type]
     model: str | None = strawberry.field(default=None, description="See answerModels.")
     language: str | None = strawberry.field(

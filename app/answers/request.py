@@ -11,6 +11,7 @@ from app.search.results import SearchHit
 from retrieval.request import SearchRequest
 
 EXTRACTIVE = "extractive"  # the local composer: no LLM, deterministic
+DEFAULT_TOP_K = 8  # passages an answer reads at MEDIUM effort unless asked for more
 
 
 class Role(StrEnum):

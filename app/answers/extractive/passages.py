@@ -75,7 +75,7 @@ class Cited:
     sentence: Sentence
 
 
-def passages_of(sources: list[Source], ranked: bool = True) -> list[Passage]:
+def passages_of(sources: list[Source], *, ranked: bool) -> list[Passage]:
     """The sources that hold text; `ranked`: the sources are in the retrieval's order, and
     each passage keeps its place in it."""
     return [

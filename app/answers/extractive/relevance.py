@@ -13,13 +13,14 @@ from dataclasses import replace
 
 from app.answers.extractive.passages import Passage
 from app.answers.extractive.reader import Span
+from app.answers.request import DEFAULT_TOP_K
 from ingest.analyzer import analyze
 
 RELEVANCE_POWER = 2.0
 RELEVANCE_FLOOR = 0.05  # a passage with none of the question's terms still counts a little
 # The place in the retrieval's ranking at which a passage's spans rank at half the first's:
 # the answer's default topK, the passages read at MEDIUM effort (bench/RESULTS.md).
-HALF_PLACE = 8
+HALF_PLACE = DEFAULT_TOP_K
 
 
 def relevance(question: str, passages: list[Passage]) -> list[float]:
