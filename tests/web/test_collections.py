@@ -46,6 +46,8 @@ def test_an_upload_shows_progress_to_the_end_and_lists_failures_with_codes(
     page.wait_for_selector(".job .progress[data-final=true]", timeout=60_000)
     summary = page.inner_text(".job .progress")
     assert "3/3 documents" in summary and "2 indexed" in summary and "1 failed" in summary
+    # The page lists failures after the stream ends, once it has read the job's outcomes.
+    page.wait_for_selector(".job .failures li")
     failure = page.locator(".failures li")
     assert failure.count() == 1 and failure.get_attribute("data-code") == "EMPTY_DOCUMENT"
     page.wait_for_selector("#documents tbody tr >> nth=1")
