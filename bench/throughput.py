@@ -11,8 +11,8 @@ commit the issue measured:
 
 Then `.venv/bin/python -m bench.throughput --baseline ../baseline [--rounds 2] [--seconds 60]
 [--workers 1 --workers 2]`. Each round serves the baseline (one process: the issue's commit
-has no TRELLIS_WORKERS) and then this checkout with each `--workers` count (default 1), on
-its own store,
+has no TRELLIS_WORKERS) and this checkout with each `--workers` count (default 1), each on
+its own store, in that order in the first round and the reverse in the second (and so on),
 and puts the load of bench.reliability on it (50 clients of HYBRID searches, topK 5, the 2Wiki
 questions in turn, a refused client waiting the Retry-After it is given) for 15 s of warming
 up and then `seconds` measured. Reported per round: searches a second, admitted p50 / p95,
@@ -59,6 +59,22 @@ def measure(tree: Path, asked: list[str], seconds: float, workers: int = 1) -> f
     return rate
 
 
+def _round(
+    baseline: Path, asked: list[str], seconds: float, counts: list[int], *, reverse: bool
+) -> dict[int, float]:
+    """Searches a second of the baseline (at 0) and of this checkout with each worker count.
+    Every other round runs them in reverse order: the machine's speed drifts by a sixth or
+    more over the minutes of a round, and in a fixed order each checkout would meet the same
+    part of that drift in every round (this checkout, run after the baseline, served fewer
+    in the second round than in the first in three runs of four, while the baseline held)."""
+    order = [0, *counts]
+    rates: dict[int, float] = {}
+    for n in reversed(order) if reverse else order:
+        tree = baseline if n == 0 else PROJECT_ROOT
+        rates[n] = measure(tree, asked, seconds, max(1, n))
+    return rates
+
+
 def _key(server: Server) -> str:
     """A key minted by the checkout's own command line: the tables differ between commits."""
     command = [server.trellis, "keys", "create", "--tenant", "bench"]
@@ -95,10 +111,10 @@ def main() -> None:
     )
     print("|---|---|---|---|---|")
     ratios: dict[int, list[float]] = {n: [] for n in counts}
-    for _ in range(args.rounds):
-        before = measure(baseline, asked, args.seconds)
+    for index in range(args.rounds):
+        rates = _round(baseline, asked, args.seconds, counts, reverse=index % 2 == 1)
         for n in counts:
-            ratios[n].append(measure(PROJECT_ROOT, asked, args.seconds, n) / before)
+            ratios[n].append(rates[n] / rates[0])
     for n, found in ratios.items():
         print(
             f"\n{n} process(es) over the baseline, per round: "
