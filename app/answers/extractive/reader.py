@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,7 @@ LANGUAGES = frozenset({"en"})  # what the reader was trained on: English SQuAD
 MAX_ANSWER_TOKENS = 30
 SPANS_PER_WINDOW = 5
 BATCH = 8
+THREADS = 2  # a read's batches run on this many threads (`_threads`)
 # (question, passage) pairs whose spans are kept. A research run reads about 35 (its
 # passages, its hops, its comparison's sides); a side's pair keeps 50 spans a window, up to
 # about 30 KB, so 1,024 pairs could hold 30 MB (bench/RESULTS.md, the soak).
@@ -133,13 +135,15 @@ class SpanReader:
         return [tuple(spans) for spans in found]
 
     def _logits(self, pieces: list[Window]) -> list[NDArray[np.float32]]:
-        """Log-probabilities (tokens, 2) of each window's start and end."""
+        """Log-probabilities (tokens, 2) of each window's start and end. The windows, by
+        length, are cut into batches that the reader's THREADS share (`_batches`)."""
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i].ids))
+        batches = _batches(order)
+        scored = _threads().map(lambda rows: self._batch([pieces[i] for i in rows]), batches)
         out: list[NDArray[np.float32]] = [np.empty((0, 2), np.float32)] * len(pieces)
-        for at in range(0, len(order), BATCH):
-            rows = order[at : at + BATCH]
-            for row, scores in zip(rows, self._batch([pieces[i] for i in rows]), strict=True):
-                out[row] = scores
+        for rows, scores in zip(batches, scored, strict=True):
+            for row, found in zip(rows, scores, strict=True):
+                out[row] = found
         return out
 
     def _batch(self, pieces: list[Window]) -> list[NDArray[np.float32]]:
@@ -154,6 +158,23 @@ class SpanReader:
         hidden = self._bert.encode(ids, mask, types)
         scores = hidden @ self._head.weight + self._head.bias
         return [_log_softmax(scores[row], piece) for row, piece in enumerate(pieces)]
+
+
+def _batches(order: list[int]) -> list[list[int]]:
+    """At most BATCH windows each, and at least one batch for each of the THREADS when
+    there are windows enough: a question over eight short passages is eight windows, which
+    one batch would leave to one core."""
+    size = max(1, min(BATCH, -(-len(order) // THREADS)))
+    return [order[at : at + size] for at in range(0, len(order), size)]
+
+
+@cache
+def _threads() -> ThreadPoolExecutor:
+    """The threads every read of the process shares. numpy lets go of the interpreter lock
+    in its products, so a read's batches run on both cores when the machine is otherwise
+    idle (eight passages: about 680 ms on one thread, 420 on two, bench/RESULTS.md); under
+    load, when the other core is busy anyway, they queue here instead of adding threads."""
+    return ThreadPoolExecutor(THREADS, thread_name_prefix="reader")
 
 
 def _token(tokenizer: Tokenizer, text: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.answers.extractive import reader as reading
 from app.answers.extractive.reader import SpanReader
 from app.answers.extractive.windows import Window
 
@@ -57,3 +58,32 @@ def test_kept_spans_are_a_fresh_read_s() -> None:
         assert a.probability == pytest.approx(b.probability, rel=1e-4, abs=1e-9)
         assert a.confidence == pytest.approx(b.confidence, rel=1e-4, abs=1e-9)
     assert kept[0].text == "Elias Penn"
+
+
+def test_a_read_of_few_windows_is_shared_between_the_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Eight one-window passages are two batches of four, one for each thread, and read
+    alike in either batching."""
+    question = "Who built the Wend ferry?"
+    passages = [FERRY, LIGHT, QUAY, LIGHT + " ", QUAY + " ", FERRY + " ", LIGHT + "  ", QUAY + "  "]
+    reader = SpanReader()
+    counted = _windows_read(reader, monkeypatch)
+    together = reader.read(question, passages)
+    assert sorted(counted) == [4, 4]
+    reader.forget()
+    monkeypatch.setattr(reading, "THREADS", 1)
+    alone = reader.read(question, passages)
+    assert counted[2:] == [8]
+    assert [(s.passage, s.start, s.end) for s in together] == [
+        (s.passage, s.start, s.end) for s in alone
+    ]
+    for a, b in zip(together, alone, strict=True):
+        assert a.probability == pytest.approx(b.probability, rel=1e-4, abs=1e-9)
+
+
+def test_batches_hold_at_most_batch_windows_and_one_batch_leaves_no_thread_idle() -> None:
+    assert reading._batches([]) == []
+    assert reading._batches([3]) == [[3]]
+    assert reading._batches(list(range(3))) == [[0, 1], [2]]
+    assert [len(b) for b in reading._batches(list(range(20)))] == [8, 8, 4]
