@@ -37,7 +37,7 @@ LANGUAGES = frozenset({"en"})  # what the reader was trained on: English SQuAD
 MAX_ANSWER_TOKENS = 30
 SPANS_PER_WINDOW = 5
 BATCH = 8
-THREADS = 2  # a read's batches run on this many threads (`_threads`)
+THREADS = 2  # the threads a read's batches share (`_logits`)
 # (question, passage) pairs whose spans are kept. A research run reads about 35 (its
 # passages, its hops, its comparison's sides); a side's pair keeps 50 spans a window, up to
 # about 30 KB, so 1,024 pairs could hold 30 MB (bench/RESULTS.md, the soak).
@@ -136,10 +136,16 @@ class SpanReader:
 
     def _logits(self, pieces: list[Window]) -> list[NDArray[np.float32]]:
         """Log-probabilities (tokens, 2) of each window's start and end. The windows, by
-        length, are cut into batches that the reader's THREADS share (`_batches`)."""
+        length, are cut into batches (`_batches`) that THREADS threads of this read's own
+        share. numpy lets go of the interpreter lock in its products, so on a machine that is
+        otherwise idle a read runs on both cores (eight passages: about 680 ms on one thread,
+        420 on two; bench/RESULTS.md). The threads are the read's own, not a pool's, so an
+        answer's batches never queue behind a research run's: the system shares the cores
+        between reads as it did when each read had one thread."""
         order = sorted(range(len(pieces)), key=lambda i: len(pieces[i].ids))
         batches = _batches(order)
-        scored = _threads().map(lambda rows: self._batch([pieces[i] for i in rows]), batches)
+        with ThreadPoolExecutor(THREADS, thread_name_prefix="reader") as threads:
+            scored = list(threads.map(lambda rows: self._batch([pieces[i] for i in rows]), batches))
         out: list[NDArray[np.float32]] = [np.empty((0, 2), np.float32)] * len(pieces)
         for rows, scores in zip(batches, scored, strict=True):
             for row, found in zip(rows, scores, strict=True):
@@ -166,15 +172,6 @@ def _batches(order: list[int]) -> list[list[int]]:
     one batch would leave to one core."""
     size = max(1, min(BATCH, -(-len(order) // THREADS)))
     return [order[at : at + size] for at in range(0, len(order), size)]
-
-
-@cache
-def _threads() -> ThreadPoolExecutor:
-    """The threads every read of the process shares. numpy lets go of the interpreter lock
-    in its products, so a read's batches run on both cores when the machine is otherwise
-    idle (eight passages: about 680 ms on one thread, 420 on two, bench/RESULTS.md); under
-    load, when the other core is busy anyway, they queue here instead of adding threads."""
-    return ThreadPoolExecutor(THREADS, thread_name_prefix="reader")
 
 
 def _token(tokenizer: Tokenizer, text: str) -> int:
