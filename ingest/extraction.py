@@ -14,6 +14,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from ingest import descriptions
 from ingest.dates import DateValue, parse_date
 from ingest.facts import sentence_triples
 from ingest.mentions import Mention
@@ -133,6 +134,14 @@ class Extractor:
         return frozenset(
             t.idx for t in doc if t.tag_ in _WH_TAGS and t.head.dep_ == "relcl" and t.dep_ != "det"
         )
+
+    def description(self, text: str, start: int, end: int) -> tuple[int, int] | None:
+        """The characters of the description in a question that the name at `start`..`end`
+        anchors (ingest/descriptions.py): "the composer of film T" of "Where did the composer
+        of film T die?"."""
+        if not is_covered(text):
+            return None
+        return descriptions.description(self._parse_query(text), start, end)
 
     def mentions(self, text: str) -> list[Mention]:
         """Named entities of a short text (a query), no facts."""

@@ -18,8 +18,19 @@ class Lookup(Protocol):
         ...
 
 
+class Describe(Protocol):
+    async def __call__(self, question: str, start: int, end: int) -> tuple[int, int] | None:
+        """The characters of the description in `question` that the name at `start`..`end`
+        anchors, name included ("the composer of film T"); None when there is none."""
+        ...
+
+
 async def _nowhere(name: str) -> list[Source]:
     return []
+
+
+async def _undescribed(question: str, start: int, end: int) -> tuple[int, int] | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -30,6 +41,7 @@ class ComposeContext:
     history: tuple[Message, ...] = ()
     model: str = "extractive"
     lookup: Lookup = _nowhere
+    describe: Describe = _undescribed
     # The sources are one document read whole (documentAnswer): an LLM reads every one, in
     # reading order, since the document's cap, not the prompt budget, bounds them.
     whole: bool = False

@@ -201,6 +201,10 @@ class Answers:
             lambda: standalone(request.query, request.history, extractor())
         )
 
+    async def _describe(self, question: str, start: int, end: int) -> tuple[int, int] | None:
+        extractor = self._linker.extractor
+        return await asyncio.to_thread(lambda: extractor().description(question, start, end))
+
     async def _run(
         self, principal: Principal, run: _Run, composer: Composer, targets: list[Collection]
     ) -> AsyncIterator[AnswerEvent]:
@@ -284,6 +288,7 @@ class Answers:
             history=run.request.history,
             model=run.request.model or EXTRACTIVE,
             lookup=_Lookup(self._search, tenant, run),
+            describe=self._describe,
             whole=run.request.document is not None,
         )
 

@@ -146,3 +146,44 @@ def test_a_query_is_parsed_once_for_its_clauses_and_its_entities(extractor: Extr
     extractor.forget_queries()  # what benchmarks do, to time first-time queries
     extractor.relative_words(query)
     assert extractor._parse_query.cache_info().misses == 1  # clearing resets the counts
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "described"),
+    [
+        (
+            "Where did the composer of film Night Harbor die?",
+            "Night Harbor",
+            "the composer of film Night Harbor",
+        ),
+        (
+            "Who is the father of the director of film Night Harbor?",
+            "Night Harbor",
+            "the director of film Night Harbor",
+        ),
+        (
+            "Which country the director of film Night Harbor is from?",
+            "Night Harbor",
+            "the director of film Night Harbor",
+        ),
+        ("Where did Ada Ray's husband die?", "Ada Ray", "Ada Ray's husband"),
+        (
+            "What office was held by the woman who portrayed the lead in Night Harbor?",
+            "Night Harbor",
+            "the woman who portrayed the lead in Night Harbor",
+        ),
+        ("Who is the director of film Night Harbor?", "Night Harbor", None),
+        ("Who is Ada Ray's husband?", "Ada Ray", None),
+        ("Which film directed by Ada Ray came out first?", "Ada Ray", None),
+        ("When was Night Harbor released?", "Night Harbor", None),
+        ("מי ביים את Night Harbor?", "Night Harbor", None),
+    ],
+)
+def test_the_description_a_name_anchors_is_read_from_the_parse(
+    extractor: Extractor, question: str, name: str, described: str | None
+) -> None:
+    """What a bridge read in the name's passage stands in for; nothing where the question
+    asks for the description itself, or where it would hold the question's wh-word."""
+    start = question.index(name)
+    found = extractor.description(question, start, start + len(name))
+    assert (question[found[0] : found[1]] if found else None) == described

@@ -87,13 +87,8 @@ class ExtractiveComposer:
             compared = await self._compare(context, comparison, passages)
             if compared is not None:
                 return compared
-        read = await hops.follow(
-            context.question,
-            await self._first(context.question, passages),
-            self._read,
-            context.lookup,
-            [],
-        )
+        first = await self._first(context.question, passages)
+        read = await hops.follow(context.question, first, self._ways(context, []))
         return draft_of(read.spans, read.passages, context.language, self._short_floor)
 
     async def _first(
@@ -102,6 +97,9 @@ class ExtractiveComposer:
         weights = relevance(question, passages)
         spans = await self._read(question, passages, weights, per_window)
         return Reading(spans, passages, weights)
+
+    def _ways(self, context: ComposeContext, elsewhere: list[Passage]) -> hops.Ways:
+        return hops.Ways(self._read, context.lookup, context.describe, elsewhere)
 
     async def _read(
         self,
@@ -141,7 +139,7 @@ class ExtractiveComposer:
         asked = comparison.question_for(context.question, side)
         # A value of the kind compared may rank below the reader's first few spans.
         first = await self._first(asked, about, SIDE_SPANS)
-        read = await hops.follow(asked, first, self._read, context.lookup, passages)
+        read = await hops.follow(asked, first, self._ways(context, passages))
         for span in read.spans:
             if span.confidence < confidence.QUOTE_FLOOR:
                 break

@@ -5,18 +5,23 @@ retrieved passages, else from a lookup of the name in the collections answered f
 
 A question about the bridge itself ("who directed X?") keeps the bridge: the new passage
 rarely answers it better. One about something of the bridge's ("where was the director of
-X born?") is answered in the bridge's own passage."""
+X born?") is answered in the bridge's own passage. Where the question's parse shows the description
+the bridge answers ("the director of X"), that passage is read with the bridge in the
+description's place ("where was Ada Ray born?"), a question a single passage answers: the
+reader was trained on such questions, and read with the whole question it answered the
+description again (bench/RESULTS.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from app.answers.composer import Lookup
+from app.answers.composer import Describe, Lookup
 from app.answers.extractive import confidence
 from app.answers.extractive.passages import Passage
 from app.answers.extractive.reader import Span
 from app.answers.extractive.relevance import relevance, rescaled
+from retrieval.title_links import named_forms
 
 BRIDGES = 3  # the best answers a hop may start from; each may cost a lookup
 Read = Callable[[str, list[Passage], list[float]], Awaitable[list[Span]]]
@@ -32,43 +37,101 @@ class Reading:
     weights: list[float]
 
 
-async def follow(
-    question: str, reading: Reading, read: Read, lookup: Lookup, elsewhere: list[Passage]
-) -> Reading:
+@dataclass(frozen=True)
+class Ways:
+    """What a hop may do: read, look a name up among the documents, take the passages
+    retrieved but not read, and find the description a name anchors in the question."""
+
+    read: Read
+    lookup: Lookup
+    describe: Describe
+    elsewhere: list[Passage]
+
+
+@dataclass(frozen=True)
+class _Bridge:
+    name: str
+    subject: str  # of the passage the name was read in
+
+
+async def follow(question: str, reading: Reading, ways: Ways) -> Reading:
     """The reading after a hop from each of its best few answers that leads anywhere: the
     bridge need not be the best span ("where was the director of X born?" reads a place
-    first, "near Ålesund", and the director's name after it)."""
-    for bridge in _bridges(reading.spans):
-        reading = await _hop(question, bridge, reading, read, lookup, elsewhere)
+    first, "near Ålesund", and the director's name after it). A bridge that stands for a
+    description of the question answers it in its own passage (`_described`)."""
+    for bridge in _bridges(reading):
+        described = await _described(question, bridge, reading, ways)
+        if described is not None:
+            return described
+        reading = await _hop(question, bridge.name, reading, ways)
     return reading
 
 
-def _bridges(spans: list[Span]) -> list[str]:
-    names: list[str] = []
-    for span in spans:
-        if span.confidence < confidence.QUOTE_FLOOR or len(names) == BRIDGES:
+def _bridges(reading: Reading) -> list[_Bridge]:
+    found: list[_Bridge] = []
+    for span in reading.spans:
+        if span.confidence < confidence.QUOTE_FLOOR or len(found) == BRIDGES:
             break
-        if span.text.strip().casefold() not in {n.casefold() for n in names}:
-            names.append(span.text.strip())
-    return names
+        name = span.text.strip()
+        if name.casefold() not in {b.name.casefold() for b in found}:
+            found.append(_Bridge(name, reading.passages[span.passage].subject))
+    return found
 
 
-async def _hop(
-    question: str,
-    bridge: str,
-    reading: Reading,
-    read: Read,
-    lookup: Lookup,
-    elsewhere: list[Passage],
-) -> Reading:
+async def _described(
+    question: str, bridge: _Bridge, reading: Reading, ways: Ways
+) -> Reading | None:
+    """The bridge's own passages read with the question the bridge makes of it, first, and
+    then what was read before but the bridge itself (the question asks something of it, so
+    it is not the answer); None when the question has no description the bridge answers,
+    or its passages answer nothing."""
+    asked = await _asked(question, bridge, ways.describe)
+    pages = await _pages(bridge.name, reading.passages, ways) if asked else []
+    if asked is None or not pages:
+        return None
+    weights = relevance(asked, pages)
+    spans = await ways.read(asked, pages, weights)
+    if not spans or spans[0].confidence < confidence.QUOTE_FLOOR:
+        return None
+    others = [_moved(s, len(pages)) for s in reading.spans if not _is(s.text, bridge.name)]
+    return Reading([*spans, *others], [*pages, *reading.passages], [*weights, *reading.weights])
+
+
+async def _asked(question: str, bridge: _Bridge, describe: Describe) -> str | None:
+    """The question with the bridge in place of the description it answers: "where did Ada
+    Ray die?" for "where did the composer of film T die?", with Ada Ray read in T's
+    passage. None where the question names the bridge itself, or the description is not
+    anchored by the name of the passage the bridge was read in."""
+    if bridge.name.casefold() in question.casefold():
+        return None
+    for form in sorted(named_forms([question], bridge.subject), key=len, reverse=True):
+        at = question.find(form)
+        span = await describe(question, at, at + len(form))
+        if span is not None:
+            return f"{question[: span[0]]}{bridge.name}{question[span[1] :]}"
+    return None
+
+
+async def _pages(name: str, passages: list[Passage], ways: Ways) -> list[Passage]:
+    """The passages titled with the name, read or retrieved already, else looked up."""
+    titled = {p.source.hit.chunk_id: p for p in [*passages, *ways.elsewhere] if _titled(p, name)}
+    return list(titled.values()) or [Passage(s) for s in await ways.lookup(name)]
+
+
+def _is(text: str, name: str) -> bool:
+    return text.strip().casefold() == name.casefold()
+
+
+async def _hop(question: str, bridge: str, reading: Reading, ways: Ways) -> Reading:
     if any(_titled(p, bridge) for p in reading.passages):
         return _reweighed(question, bridge, reading)
-    found = await _bridge_passages(bridge, reading.passages, lookup, elsewhere)
+    found = await _bridge_passages(bridge, reading.passages, ways.lookup, ways.elsewhere)
     if not found:
         return reading
     passages = [*reading.passages, *found]
     weights = _bridged(question, bridge, passages)[len(reading.passages) :]
-    moved = [_moved(s, len(reading.passages)) for s in await read(question, found, weights)]
+    read = await ways.read(question, found, weights)
+    moved = [_moved(s, len(reading.passages)) for s in read]
     return Reading(_ranked([*reading.spans, *moved]), passages, [*reading.weights, *weights])
 
 

