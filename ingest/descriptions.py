@@ -1,16 +1,17 @@
-"""The description in a question that a named thing answers: "the composer of film T" in
-"Where did the composer of film T die?". A bridge found for it (the composer's name) stands in
-its place, and the question becomes one a single passage answers: "Where did Ada Ray die?".
+"""The description in a question that a named thing answers: "the architect of T" in
+"In which town did the architect of T retire?". A bridge found for it (the architect's name)
+stands in its place, and the question becomes one a single passage answers: "In which town
+did Ada Ray retire?".
 
 Read from the question's dependency parse, never its words:
 - a common noun before the name, with a prepositional phrase or a relative clause that runs
-  up to the name ("the composer of film T", "the woman who portrayed the lead in T");
-- or the noun the name is the possessor of ("T's husband").
+  up to the name ("the architect of T", "the engineer who rebuilt the tower of T");
+- or the noun the name is the possessor of ("T's sister").
 
-The nearest such noun to the name is the description: "the father of the director of film
-T" is the father of what "the director of film T" names. There is none where the question
-asks for the noun itself ("Who is the director of film T?"), or where the span would hold
-the question's own wh-word ("Which film directed by T …?").
+The nearest such noun to the name is the description: "the teacher of the architect of T"
+is the teacher of what "the architect of T" names. There is none where the question asks for
+the noun itself ("Who was the architect of T?"), or where the span would hold the question's
+own wh-word ("Which bridge designed by T …?").
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def description(doc: Doc, start: int, end: int) -> tuple[int, int] | None:
 
 
 def _possessed(doc: Doc, last: int) -> Token | None:
-    """The noun right after the name's possessive ending: "husband" of "T's husband"."""
+    """The noun right after the name's possessive ending: "sister" of "T's sister"."""
     if last + 2 >= len(doc) or doc[last + 1].dep_ != "case":
         return None
     noun = doc[last + 2]
@@ -62,8 +63,8 @@ def _reaches(noun: Token, first: int) -> bool:
 
 
 def _may_stand_in(doc: Doc, noun: Token, first: int) -> bool:
-    """Not what the question asks for, and holding none of its wh-words ("who" of "the woman
-    who portrayed" opens a relative clause and asks nothing)."""
+    """Not what the question asks for, and holding none of its wh-words ("who" of "the
+    engineer who rebuilt" opens a relative clause and asks nothing)."""
     asks = any(_asks(t) for t in doc[noun.left_edge.i : first])
     return not asks and not _asked_for(noun)
 
@@ -74,7 +75,7 @@ def _asks(token: Token) -> bool:
 
 def _asked_for(noun: Token) -> bool:
     """The noun is what the question asks for: one side of a copula whose other side is the
-    wh-word ("Who is the director …?", "Who is T's husband?")."""
+    wh-word ("Who was the architect …?", "Who is T's sister?")."""
     if noun.dep_ not in _ASKED or noun.head.pos_ != "AUX":
         return False
     return any(_asks(t) and t.dep_ in _ASKED for t in noun.head.children if t is not noun)

@@ -137,8 +137,8 @@ class Extractor:
 
     def description(self, text: str, start: int, end: int) -> tuple[int, int] | None:
         """The characters of the description in a question that the name at `start`..`end`
-        anchors (ingest/descriptions.py): "the composer of film T" of "Where did the composer
-        of film T die?"."""
+        anchors (ingest/descriptions.py): "the architect of T" of "In which town did the
+        architect of T retire?"."""
         if not is_covered(text):
             return None
         return descriptions.description(self._parse_query(text), start, end)

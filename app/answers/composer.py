@@ -21,7 +21,7 @@ class Lookup(Protocol):
 class Describe(Protocol):
     async def __call__(self, question: str, start: int, end: int) -> tuple[int, int] | None:
         """The characters of the description in `question` that the name at `start`..`end`
-        anchors, name included ("the composer of film T"); None when there is none."""
+        anchors, name included ("the architect of T"); None when there is none."""
         ...
 
 

@@ -60,10 +60,11 @@ async def follow(question: str, reading: Reading, ways: Ways) -> Reading:
     first, "near Ålesund", and the director's name after it). A bridge that stands for a
     description of the question answers it in its own passage (`_described`)."""
     for bridge in _bridges(reading):
-        described = await _described(question, bridge, reading, ways)
+        pages = await _pages(bridge.name, reading.passages, ways)
+        described = await _described(question, bridge, reading, pages, ways)
         if described is not None:
             return described
-        reading = await _hop(question, bridge.name, reading, ways)
+        reading = await _hop(question, bridge.name, reading, pages, ways)
     return reading
 
 
@@ -79,15 +80,14 @@ def _bridges(reading: Reading) -> list[_Bridge]:
 
 
 async def _described(
-    question: str, bridge: _Bridge, reading: Reading, ways: Ways
+    question: str, bridge: _Bridge, reading: Reading, pages: list[Passage], ways: Ways
 ) -> Reading | None:
     """The bridge's own passages read with the question the bridge makes of it, first, and
     then what was read before but the bridge itself (the question asks something of it, so
     it is not the answer); None when the question has no description the bridge answers,
     or its passages answer nothing."""
-    asked = await _asked(question, bridge, ways.describe)
-    pages = await _pages(bridge.name, reading.passages, ways) if asked else []
-    if asked is None or not pages:
+    asked = await _asked(question, bridge, ways.describe) if pages else None
+    if asked is None:
         return None
     weights = relevance(asked, pages)
     spans = await ways.read(asked, pages, weights)
@@ -98,9 +98,9 @@ async def _described(
 
 
 async def _asked(question: str, bridge: _Bridge, describe: Describe) -> str | None:
-    """The question with the bridge in place of the description it answers: "where did Ada
-    Ray die?" for "where did the composer of film T die?", with Ada Ray read in T's
-    passage. None where the question names the bridge itself, or the description is not
+    """The question with the bridge in place of the description it answers: "in which town
+    did Ada Ray retire?" for "in which town did the architect of T retire?", with Ada Ray
+    read in T's passage. None where the question names the bridge itself, or the description is not
     anchored by the name of the passage the bridge was read in."""
     if bridge.name.casefold() in question.casefold():
         return None
@@ -113,7 +113,9 @@ async def _asked(question: str, bridge: _Bridge, describe: Describe) -> str | No
 
 
 async def _pages(name: str, passages: list[Passage], ways: Ways) -> list[Passage]:
-    """The passages titled with the name, read or retrieved already, else looked up."""
+    """The bridge's own passages: those titled with its name, read or retrieved already,
+    else looked up (what a lookup finds is new to the answer). Found once for both ways a
+    bridge is followed: a second lookup of the name would find only what the first added."""
     titled = {p.source.hit.chunk_id: p for p in [*passages, *ways.elsewhere] if _titled(p, name)}
     return list(titled.values()) or [Passage(s) for s in await ways.lookup(name)]
 
@@ -122,15 +124,19 @@ def _is(text: str, name: str) -> bool:
     return text.strip().casefold() == name.casefold()
 
 
-async def _hop(question: str, bridge: str, reading: Reading, ways: Ways) -> Reading:
+async def _hop(
+    question: str, bridge: str, reading: Reading, pages: list[Passage], ways: Ways
+) -> Reading:
+    """The bridge's pages read with the question, every span competing again; when one was
+    read already, the spans weighed again instead (`_reweighed`)."""
     if any(_titled(p, bridge) for p in reading.passages):
         return _reweighed(question, bridge, reading)
-    found = await _bridge_passages(bridge, reading.passages, ways.lookup, ways.elsewhere)
-    if not found:
+    # No passage read is titled with the bridge, so none of its pages was read.
+    if not pages:
         return reading
-    passages = [*reading.passages, *found]
+    passages = [*reading.passages, *pages]
     weights = _bridged(question, bridge, passages)[len(reading.passages) :]
-    read = await ways.read(question, found, weights)
+    read = await ways.read(question, pages, weights)
     moved = [_moved(s, len(reading.passages)) for s in read]
     return Reading(_ranked([*reading.spans, *moved]), passages, [*reading.weights, *weights])
 
@@ -151,20 +157,6 @@ def _reweighed(question: str, bridge: str, reading: Reading) -> Reading:
     ]
     spans = [rescaled(s, weights[s.passage], reading.weights[s.passage]) for s in reading.spans]
     return Reading(_ranked(spans), reading.passages, weights)
-
-
-async def _bridge_passages(
-    bridge: str, passages: list[Passage], lookup: Lookup, elsewhere: list[Passage]
-) -> list[Passage]:
-    """The bridge's passages among the other retrieved ones, else looked up."""
-    read_already = {p.source.hit.chunk_id for p in passages}
-    found = [
-        p for p in elsewhere if _titled(p, bridge) and p.source.hit.chunk_id not in read_already
-    ]
-    if found:
-        return found
-    known = read_already | {p.source.hit.chunk_id for p in elsewhere}
-    return [p for p in map(Passage, await lookup(bridge)) if p.source.hit.chunk_id not in known]
 
 
 def _titled(passage: Passage, name: str) -> bool:

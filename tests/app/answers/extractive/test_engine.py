@@ -177,19 +177,19 @@ async def test_a_document_read_whole_has_no_ranking_so_the_order_of_its_parts_do
 
 NIGHT_HARBOR = source(
     "Night Harbor",
-    "Night Harbor is a 1958 drama film directed by Colm Hale. It was shot in Galway over one "
-    "summer.",
+    "Night Harbor is a lighthouse on the Wend coast, designed by Colm Hale and first lit in 1902.",
 )
 COLM_HALE = source(
     "Colm Hale",
-    "Colm Hale (1920 – 1991) was an Irish film director. He was the son of the painter "
-    "Brendan Hale, and he died in Cork.",
+    "Colm Hale (1861 – 1930) was an Irish architect. He trained under Brendan Ward in Dublin, "
+    "and his daughter Nora Hale became a painter.",
     rank=2,
 )
 
 
 async def _described(asked: str) -> Draft:
-    """The film's passage retrieved; the director's looked up; descriptions from the parse."""
+    """The lighthouse's passage retrieved; the architect's looked up; descriptions from the
+    parse."""
     extractor = Extractor(SPACY_MODEL)
 
     async def lookup(name: str) -> list[Source]:
@@ -203,16 +203,16 @@ async def _described(asked: str) -> Draft:
 
 
 async def test_a_bridge_stands_in_for_the_description_it_answers_and_its_passage_is_asked() -> None:
-    """Read with the whole question, the director's passage gave the director again; asked
-    "Who is the father of Colm Hale?", it gives the father."""
-    answer = await _described("Who is the father of the director of film Night Harbor?")
-    assert answer.short_answer == "Brendan Hale"
+    """Read with the whole question, the architect's passage gave no short answer; asked
+    "Who trained Colm Hale?", it gives his teacher."""
+    answer = await _described("Who trained the architect of Night Harbor?")
+    assert answer.short_answer == "Brendan Ward"
     assert answer.support[0].ref == "SRC:0002"
     assert "SRC:0001" in {quote.ref for quote in answer.context}  # where the bridge was read
-    died = await _described("Where did the director of film Night Harbor die?")
-    assert died.short_answer == "Cork"
+    daughter = await _described("Who is the daughter of the architect of Night Harbor?")
+    assert daughter.short_answer == "Nora Hale"
 
 
 async def test_a_question_asking_for_the_description_itself_keeps_the_bridge() -> None:
-    answer = await _described("Who is the director of film Night Harbor?")
+    answer = await _described("Who was the architect of Night Harbor?")
     assert answer.short_answer == "Colm Hale"
