@@ -9,7 +9,9 @@ X born?") is answered in the bridge's own passage. Where the question's parse sh
 the bridge answers ("the director of X"), that passage is read with the bridge in the
 description's place ("where was Ada Ray born?"), a question a single passage answers: the
 reader was trained on such questions, and read with the whole question it answered the
-description again (bench/RESULTS.md)."""
+description again (bench/RESULTS.md). The description is asked on its own first ("who is the
+director of X?", in X's passages), since the read of the whole question answers the outer
+question and its best spans often miss the bridge; the spans of that read are the fallback."""
 
 from __future__ import annotations
 
@@ -59,6 +61,9 @@ async def follow(question: str, reading: Reading, ways: Ways) -> Reading:
     bridge need not be the best span ("where was the director of X born?" reads a place
     first, "near Ålesund", and the director's name after it). A bridge that stands for a
     description of the question answers it in its own passage (`_described`)."""
+    unfolded = await _unfolded(question, reading, ways)
+    if unfolded is not None:
+        return unfolded
     for bridge in _bridges(reading):
         pages = await _pages(bridge.name, reading.passages, ways)
         described = await _described(question, bridge, reading, pages, ways)
@@ -104,12 +109,57 @@ async def _asked(question: str, bridge: _Bridge, describe: Describe) -> str | No
     anchored by the name of the passage the bridge was read in."""
     if bridge.name.casefold() in question.casefold():
         return None
-    for form in sorted(named_forms([question], bridge.subject), key=len, reverse=True):
+    span = await _description(question, bridge.subject, describe)
+    return None if span is None else f"{question[: span[0]]}{bridge.name}{question[span[1] :]}"
+
+
+async def _description(question: str, subject: str, describe: Describe) -> tuple[int, int] | None:
+    """The description in the question that a name of `subject` anchors, if any."""
+    for form in sorted(named_forms([question], subject), key=len, reverse=True):
         at = question.find(form)
         span = await describe(question, at, at + len(form))
         if span is not None:
-            return f"{question[: span[0]]}{bridge.name}{question[span[1] :]}"
+            return span
     return None
+
+
+async def _unfolded(question: str, reading: Reading, ways: Ways) -> Reading | None:
+    """The description asked on its own first, in the passages of the name that anchors it
+    ("who is the architect of T?" in T's), and its answer read as the bridge. The first read
+    answers the whole question, so the bridge is often not among its best spans (it gave
+    the architect's nationality, not the architect)."""
+    for subject in _subjects([*reading.passages, *ways.elsewhere]):
+        span = await _description(question, subject, ways.describe)
+        if span is None:
+            continue
+        pages = await _pages(subject, reading.passages, ways)
+        name = await _answer_to(question[span[0] : span[1]], pages, ways.read)
+        if name is None or name.casefold() in question.casefold():
+            continue
+        bridge = _Bridge(name, subject)
+        described = await _described(
+            question, bridge, reading, await _pages(name, reading.passages, ways), ways
+        )
+        if described is not None:
+            return described
+    return None
+
+
+def _subjects(passages: list[Passage]) -> list[str]:
+    return list(dict.fromkeys(p.subject for p in passages if p.subject))
+
+
+async def _answer_to(description: str, pages: list[Passage], read: Read) -> str | None:
+    """What the description names in the pages: asked as a person and as a thing, since
+    the parse does not say which it is, and the reader's surer answer taken."""
+    best: Span | None = None
+    for asked in (f"Who is {description}?", f"What is {description}?"):
+        spans = await read(asked, pages, relevance(asked, pages))
+        if spans and (best is None or spans[0].confidence > best.confidence):
+            best = spans[0]
+    if best is None or best.confidence < confidence.QUOTE_FLOOR:
+        return None
+    return best.text.strip()
 
 
 async def _pages(name: str, passages: list[Passage], ways: Ways) -> list[Passage]:

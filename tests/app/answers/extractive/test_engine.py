@@ -216,3 +216,35 @@ async def test_a_bridge_stands_in_for_the_description_it_answers_and_its_passage
 async def test_a_question_asking_for_the_description_itself_keeps_the_bridge() -> None:
     answer = await _described("Who was the architect of Night Harbor?")
     assert answer.short_answer == "Colm Hale"
+
+
+GREY_FENNEL = source(
+    "Grey Fennel",
+    "Grey Fennel is a 1958 drama film shot in Portugal and Spain. It was directed by Ines Varga "
+    "and stars Tomas Reed, Eliza Marsh and Otto Brand.",
+)
+INES_VARGA = source(
+    "Ines Varga",
+    "Ines Varga (1920 – 1987) was a Hungarian film director. She moved to Portugal in 1950 "
+    "and died in Lisbon.",
+    rank=2,
+)
+
+
+async def test_the_description_is_asked_on_its_own_when_the_first_read_misses_the_bridge() -> None:
+    """Read with the whole question, the film's passage offers its places and its cast, not
+    its director; asked "Who is the director of Grey Fennel?", it gives her, and her own
+    passage answers the rest."""
+    extractor = Extractor(SPACY_MODEL)
+
+    async def lookup(name: str) -> list[Source]:
+        return [INES_VARGA] if name == "Ines Varga" else []
+
+    async def describe(question: str, start: int, end: int) -> tuple[int, int] | None:
+        return extractor.description(question, start, end)
+
+    asked = "In which city did the director of Grey Fennel die?"
+    context = ComposeContext(asked, [GREY_FENNEL], "en", lookup=lookup, describe=describe)
+    answer = await ExtractiveComposer().draft(context)
+    assert answer.short_answer == "Lisbon"
+    assert answer.support[0].ref == "SRC:0002"
