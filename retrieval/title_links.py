@@ -81,6 +81,18 @@ def named_forms(texts: Sequence[str], title: str) -> set[str]:
     return {f for f in title_forms(title) if any(f in t and _pattern(f).search(t) for t in texts)}
 
 
+def mentions(text: str, title: str) -> list[tuple[int, int]]:
+    """Where a question names the title, longest form first, in any case, since a question
+    is typed ("The Return Of X" names "The Return of X"): only where it writes a capital, as
+    a name is written, so a title that is a common word is not named by the word."""
+    found = []
+    for form in sorted(title_forms(title), key=len, reverse=True):
+        for match in re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", text, re.IGNORECASE):
+            if any(char.isupper() for char in match.group()):
+                found.append(match.span())
+    return found
+
+
 @lru_cache(maxsize=4096)
 def _pattern(form: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)")

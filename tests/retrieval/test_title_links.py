@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from retrieval.title_links import MAX_LINKS, Titled, linked_first, named_forms, title_forms
+from retrieval.title_links import (
+    MAX_LINKS,
+    Titled,
+    linked_first,
+    mentions,
+    named_forms,
+    title_forms,
+)
 
 TITLES = {
     "film": Titled("d-film", "Big Stone Gap (film)"),
@@ -59,6 +66,14 @@ def test_a_title_is_named_whole_in_its_own_case() -> None:
     assert named_forms(["born in Kiss and Tell, a film"], "Kiss and Tell (1945 film)") == {
         "Kiss and Tell"
     }
+
+
+def test_a_question_names_a_title_in_any_case_where_it_writes_a_capital() -> None:
+    asked = "Who scored The Fall Of Tern Island?"
+    assert mentions(asked, "The Fall of Tern Island (1961 film)") == [(11, 34)]
+    qualified = "Who scored Tern Island (Film)?"
+    assert mentions(qualified, "Tern Island (film)") == [(11, 29), (11, 22)]  # longest first
+    assert mentions("will they run home?", "Run (film)") == []
 
 
 def test_a_name_links_one_document() -> None:

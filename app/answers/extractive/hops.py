@@ -23,7 +23,7 @@ from app.answers.extractive import confidence
 from app.answers.extractive.passages import Passage
 from app.answers.extractive.reader import Span
 from app.answers.extractive.relevance import relevance, rescaled
-from retrieval.title_links import named_forms
+from retrieval.title_links import mentions
 
 BRIDGES = 3  # the best answers a hop may start from; each may cost a lookup
 Read = Callable[[str, list[Passage], list[float]], Awaitable[list[Span]]]
@@ -115,9 +115,8 @@ async def _asked(question: str, bridge: _Bridge, describe: Describe) -> str | No
 
 async def _description(question: str, subject: str, describe: Describe) -> tuple[int, int] | None:
     """The description in the question that a name of `subject` anchors, if any."""
-    for form in sorted(named_forms([question], subject), key=len, reverse=True):
-        at = question.find(form)
-        span = await describe(question, at, at + len(form))
+    for start, end in mentions(question, subject):
+        span = await describe(question, start, end)
         if span is not None:
             return span
     return None
