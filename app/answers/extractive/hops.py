@@ -127,8 +127,8 @@ async def _unfolded(question: str, reading: Reading, ways: Ways) -> Reading | No
     ("who is the architect of T?" in T's), and its answer read as the bridge. The first read
     answers the whole question, so the bridge is often not among its best spans (it gave
     the architect's nationality, not the architect)."""
-    for subject in _subjects([*reading.passages, *ways.elsewhere]):
-        span = await _description(question, subject, ways.describe)
+    for subject, (start, end) in _anchors(question, [*reading.passages, *ways.elsewhere]):
+        span = await ways.describe(question, start, end)
         if span is None:
             continue
         pages = await _pages(subject, reading.passages, ways)
@@ -144,8 +144,17 @@ async def _unfolded(question: str, reading: Reading, ways: Ways) -> Reading | No
     return None
 
 
-def _subjects(passages: list[Passage]) -> list[str]:
-    return list(dict.fromkeys(p.subject for p in passages if p.subject))
+def _anchors(question: str, passages: list[Passage]) -> list[tuple[str, tuple[int, int]]]:
+    """The passages' subjects the question names, each with where. A name within a longer
+    one the question names is not named there ("Grey Fennel" within "The Return of Grey
+    Fennel"): the longer name is what the question writes."""
+    subjects = dict.fromkeys(p.subject for p in passages if p.subject)
+    named = [(subject, at) for subject in subjects for at in mentions(question, subject)]
+    return [(subject, at) for subject, at in named if not any(_within(at, o) for _, o in named)]
+
+
+def _within(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1] and inner != outer
 
 
 async def _answer_to(description: str, pages: list[Passage], read: Read) -> str | None:

@@ -187,19 +187,24 @@ COLM_HALE = source(
 )
 
 
-async def _described(asked: str) -> Draft:
-    """The lighthouse's passage retrieved; the architect's looked up; descriptions from the
-    parse."""
+async def _parsed(asked: str, found: list[Source], pages: list[Source]) -> Draft:
+    """The `found` passages retrieved; `pages` looked up by their subjects; descriptions from
+    the parse."""
     extractor = Extractor(SPACY_MODEL)
 
     async def lookup(name: str) -> list[Source]:
-        return [COLM_HALE] if name == "Colm Hale" else []
+        return [page for page in pages if page.hit.document.title == name]
 
     async def describe(question: str, start: int, end: int) -> tuple[int, int] | None:
         return extractor.description(question, start, end)
 
-    context = ComposeContext(asked, [NIGHT_HARBOR], "en", lookup=lookup, describe=describe)
+    context = ComposeContext(asked, found, "en", lookup=lookup, describe=describe)
     return await ExtractiveComposer().draft(context)
+
+
+async def _described(asked: str) -> Draft:
+    """The lighthouse's passage retrieved; the architect's looked up."""
+    return await _parsed(asked, [NIGHT_HARBOR], [COLM_HALE])
 
 
 async def test_a_bridge_stands_in_for_the_description_it_answers_and_its_passage_is_asked() -> None:
@@ -235,17 +240,29 @@ async def test_the_description_is_asked_on_its_own_when_the_first_read_misses_th
     """Read with the whole question, the film's passage offers its places and its cast, not
     its director; asked "Who is the director of Grey Fennel?", it gives her, and her own
     passage answers the rest. The film is named as the question types it, in any case."""
-    extractor = Extractor(SPACY_MODEL)
-
-    async def lookup(name: str) -> list[Source]:
-        return [INES_VARGA] if name == "Ines Varga" else []
-
-    async def describe(question: str, start: int, end: int) -> tuple[int, int] | None:
-        return extractor.description(question, start, end)
-
     for film in ("Grey Fennel", "Grey fennel"):
         asked = f"In which city did the director of {film} die?"
-        context = ComposeContext(asked, [GREY_FENNEL], "en", lookup=lookup, describe=describe)
-        answer = await ExtractiveComposer().draft(context)
+        answer = await _parsed(asked, [GREY_FENNEL], [INES_VARGA])
         assert answer.short_answer == "Lisbon"
         assert answer.support[0].ref == "SRC:0002"
+
+
+THE_RETURN = source(
+    "The Return of Grey Fennel",
+    "The Return of Grey Fennel is a 1964 sequel to Grey Fennel, shot in Greece. It was "
+    "directed by Pal Doran and stars Eliza Marsh.",
+    rank=2,
+)
+PAL_DORAN = source(
+    "Pal Doran",
+    "Pal Doran (1925 – 1990) was a Greek film director, born in Patras. He died in Athens.",
+    rank=3,
+)
+
+
+async def test_a_title_within_a_longer_title_the_question_names_anchors_nothing() -> None:
+    """The name "Grey Fennel" is within "The Return of Grey Fennel": the sequel's director is asked
+    for, not the first film's, though the first film's passage ranks first."""
+    asked = "In which city did the director of The Return of Grey Fennel die?"
+    answer = await _parsed(asked, [GREY_FENNEL, THE_RETURN], [INES_VARGA, PAL_DORAN])
+    assert answer.short_answer == "Athens"
