@@ -15,6 +15,7 @@ question and its best spans often miss the bridge; the spans of that read are th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
@@ -159,12 +160,12 @@ def _within(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
 
 async def _answer_to(description: str, pages: list[Passage], read: Read) -> str | None:
     """What the description names in the pages: asked as a person and as a thing, since
-    the parse does not say which it is, and the reader's surer answer taken."""
-    best: Span | None = None
-    for asked in (f"Who is {description}?", f"What is {description}?"):
-        spans = await read(asked, pages, relevance(asked, pages))
-        if spans and (best is None or spans[0].confidence > best.confidence):
-            best = spans[0]
+    the parse does not say which it is, and the reader's surer answer taken. Both are read
+    at once: a read's threads wait on each other's batches."""
+    asked = (f"Who is {description}?", f"What is {description}?")
+    reads = await asyncio.gather(*(read(a, pages, relevance(a, pages)) for a in asked))
+    firsts = [spans[0] for spans in reads if spans]
+    best = max(firsts, key=lambda s: s.confidence, default=None)
     if best is None or best.confidence < confidence.QUOTE_FLOOR:
         return None
     return best.text.strip()
