@@ -61,7 +61,8 @@ async def follow(question: str, reading: Reading, ways: Ways) -> Reading:
     """The reading after a hop from each of its best few answers that leads anywhere: the
     bridge need not be the best span ("where was the director of X born?" reads a place
     first, "near Ålesund", and the director's name after it). A bridge that stands for a
-    description of the question answers it in its own passage (`_described`)."""
+    description of the question answers it in its own passage (`_described`). Before them,
+    a description the question's parse shows is asked on its own (`_unfolded`)."""
     unfolded = await _unfolded(question, reading, ways)
     if unfolded is not None:
         return unfolded
@@ -161,7 +162,7 @@ def _within(inner: tuple[int, int], outer: tuple[int, int]) -> bool:
 async def _answer_to(description: str, pages: list[Passage], read: Read) -> str | None:
     """What the description names in the pages: asked as a person and as a thing, since
     the parse does not say which it is, and the reader's surer answer taken. Both are read
-    at once: a read's threads wait on each other's batches."""
+    at once: a read of a passage or two leaves a core idle while its last batch runs."""
     asked = (f"Who is {description}?", f"What is {description}?")
     reads = await asyncio.gather(*(read(a, pages, relevance(a, pages)) for a in asked))
     firsts = [spans[0] for spans in reads if spans]
