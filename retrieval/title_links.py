@@ -87,15 +87,15 @@ def mentions(text: str, title: str) -> list[tuple[int, int]]:
     a name is written, so a title that is a common word is not named by the word."""
     found = []
     for form in sorted(title_forms(title), key=len, reverse=True):
-        for match in re.finditer(rf"(?<!\w){re.escape(form)}(?!\w)", text, re.IGNORECASE):
+        for match in _pattern(form, re.IGNORECASE).finditer(text):
             if any(char.isupper() for char in match.group()):
                 found.append(match.span())
     return found
 
 
 @lru_cache(maxsize=4096)
-def _pattern(form: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)")
+def _pattern(form: str, flags: int = 0) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(form)}(?!\w)", flags)
 
 
 @lru_cache(maxsize=4096)

@@ -68,7 +68,8 @@ async def follow(question: str, reading: Reading, ways: Ways) -> Reading:
         return unfolded
     for bridge in _bridges(reading):
         pages = await _pages(bridge.name, reading.passages, ways)
-        described = await _described(question, bridge, reading, pages, ways)
+        asked = await _asked(question, bridge, ways.describe)
+        described = await _described(asked, bridge.name, reading, pages, ways)
         if described is not None:
             return described
         reading = await _hop(question, bridge.name, reading, pages, ways)
@@ -87,20 +88,19 @@ def _bridges(reading: Reading) -> list[_Bridge]:
 
 
 async def _described(
-    question: str, bridge: _Bridge, reading: Reading, pages: list[Passage], ways: Ways
+    asked: str | None, bridge: str, reading: Reading, pages: list[Passage], ways: Ways
 ) -> Reading | None:
-    """The bridge's own passages read with the question the bridge makes of it, first, and
-    then what was read before but the bridge itself (the question asks something of it, so
-    it is not the answer); None when the question has no description the bridge answers,
-    or its passages answer nothing."""
-    asked = await _asked(question, bridge, ways.describe) if pages else None
-    if asked is None:
+    """The bridge's own passages read with the question the bridge makes of it (`asked`),
+    first, and then what was read before but the bridge itself (the question asks something
+    of it, so it is not the answer); None when the question has no description the bridge
+    answers, or its passages answer nothing."""
+    if asked is None or not pages:
         return None
     weights = relevance(asked, pages)
     spans = await ways.read(asked, pages, weights)
     if not spans or spans[0].confidence < confidence.QUOTE_FLOOR:
         return None
-    others = [_moved(s, len(pages)) for s in reading.spans if not _is(s.text, bridge.name)]
+    others = [_moved(s, len(pages)) for s in reading.spans if not _is(s.text, bridge)]
     return Reading([*spans, *others], [*pages, *reading.passages], [*weights, *reading.weights])
 
 
@@ -112,7 +112,11 @@ async def _asked(question: str, bridge: _Bridge, describe: Describe) -> str | No
     if bridge.name.casefold() in question.casefold():
         return None
     span = await _description(question, bridge.subject, describe)
-    return None if span is None else f"{question[: span[0]]}{bridge.name}{question[span[1] :]}"
+    return None if span is None else _in_place(question, span, bridge.name)
+
+
+def _in_place(question: str, description: tuple[int, int], name: str) -> str:
+    return f"{question[: description[0]]}{name}{question[description[1] :]}"
 
 
 async def _description(question: str, subject: str, describe: Describe) -> tuple[int, int] | None:
@@ -137,10 +141,9 @@ async def _unfolded(question: str, reading: Reading, ways: Ways) -> Reading | No
         name = await _answer_to(question[span[0] : span[1]], pages, ways.read)
         if name is None or name.casefold() in question.casefold():
             continue
-        bridge = _Bridge(name, subject)
-        described = await _described(
-            question, bridge, reading, await _pages(name, reading.passages, ways), ways
-        )
+        asked = _in_place(question, span, name)
+        bridge_pages = await _pages(name, reading.passages, ways)
+        described = await _described(asked, name, reading, bridge_pages, ways)
         if described is not None:
             return described
     return None
