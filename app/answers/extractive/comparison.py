@@ -1,6 +1,8 @@
 """Comparisons: a question that sets two things side by side ("which came first, A or B?",
-"are A and B both …?", "was A born before B?") is answered by reading a value for each
-side with the reader, then comparing the two values: as dates, as numbers, or for equality.
+"are A and B both …?", "was A born before B?", "what do A and B have in common?") is
+answered by reading a value for each side with the reader, then comparing the two values:
+as dates, as numbers, or for equality. What two sides have in common is a value both reads
+hold.
 
 The sides are found by what the passages are about: the subjects of retrieved documents
 (their titles) that the question names, else the two phrases an "or" joins at the end of
@@ -56,6 +58,15 @@ class Comparison:
     sides: tuple[Side, Side]
     polar: bool  # answered yes or no
     order: Order | None  # None: the two values are compared for equality
+    shared: bool = False  # asks for what both sides hold: a value both reads agree on
+
+    @property
+    def choice(self) -> bool:
+        """Answered by one of its two sides ("which …, A or B?"), or by nothing."""
+        return not self.polar and not self.shared
+
+    def names_a_side(self, text: str) -> bool:
+        return any(same_value(text, side.name) for side in self.sides)
 
     def question_for(self, question: str, side: Side) -> str:
         """The question asked of one side: both sides' mentions replaced by this one, and the
@@ -76,10 +87,14 @@ def comparison_of(question: str, subjects: list[str]) -> Comparison | None:
     if sides is None:
         return None
     between = question[sides[0].end : sides[1].start].casefold()
-    if not polar and " or " not in f" {between} ":
-        return None
     order = next((_ORDER_OF[w] for w in words if w in _ORDER_OF), None)
-    return Comparison(sides, polar, order)
+    if " or " in f" {between} ":  # "is A or B …?" asks which of the two, not whether
+        return Comparison(sides, polar=False, order=order)
+    if polar:
+        return Comparison(sides, polar, order)
+    if order is None and between.strip(" ,") == "and":
+        return Comparison(sides, polar=False, order=None, shared=True)
+    return None
 
 
 def _named_subjects(question: str, subjects: list[str]) -> tuple[Side, Side] | None:
@@ -126,6 +141,13 @@ def number_of(text: str) -> float | None:
 def first_wins(order: Order, values: tuple[float, float]) -> bool:
     a, b = values
     return a <= b if order in (Order.EARLIER, Order.LESS) else a >= b
+
+
+def within(a: str, b: str) -> bool:
+    """One read value holds the other whole: every word of the shorter is the longer's
+    ("director" of "film director"; not "film director" of "film editor")."""
+    x, y = sorted((set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))), key=len)
+    return bool(x) and x <= y
 
 
 def same_value(a: str, b: str) -> bool:

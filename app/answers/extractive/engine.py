@@ -2,7 +2,8 @@
 Deterministic: the same passages and question give the same answer.
 
 1. A question that compares two things the passages are about reads a value for each side
-   and compares them (comparison.py).
+   and compares them (comparison.py); one that asks what two things have in common answers
+   with a value both sides' reads hold.
 2. Otherwise the reader reads every passage with the question; the most probable span is
    the short answer, its sentence the quote (drafting.py). When that span names another
    document's subject, the reader reads that document with the question too: a bridge hop
@@ -14,6 +15,7 @@ Deterministic: the same passages and question give the same answer.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
@@ -27,6 +29,7 @@ from app.answers.extractive.comparison import (
     first_wins,
     same_value,
     value_of,
+    within,
 )
 from app.answers.extractive.drafting import claim, draft_of
 from app.answers.extractive.hops import Reading
@@ -89,7 +92,8 @@ class ExtractiveComposer:
                 return compared
         first = await self._first(context.question, passages)
         read = await hops.follow(context.question, first, self._ways(context, []))
-        return draft_of(read.spans, read.passages, context.language, self._short_floor)
+        floor = self._short_floor if _may_answer(comparison, read.spans) else math.inf
+        return draft_of(read.spans, read.passages, context.language, floor)
 
     async def _first(
         self, question: str, passages: list[Passage], per_window: int = SPANS_PER_WINDOW
@@ -124,29 +128,79 @@ class ExtractiveComposer:
         first, second = await asyncio.gather(*sides)
         if first is None or second is None:
             return None
-        short = _verdict(comparison, first, second, context.language)
-        if short is None:
+        if comparison.shared:
+            reads = _in_common(comparison, first, second)
+            return None if reads is None else _compared(_shorter(reads), reads, context.language)
+        one, other = comparison.sides
+        values = _value(comparison, one, first), _value(comparison, other, second)
+        if values[0] is None or values[1] is None:
             return None
-        return _compared(short, (first, second), context.language)
+        short = _verdict(comparison, values[0], values[1], context.language)
+        return None if short is None else _compared(short, (values[0], values[1]), context.language)
 
     async def _side(
         self, context: ComposeContext, comparison: Comparison, side: Side, passages: list[Passage]
-    ) -> _SideRead | None:
-        """The side's value, read in the passages about it with the question asked of it."""
+    ) -> Reading | None:
+        """The side's read: the passages about it, read with the question asked of it."""
         about = _about(side, passages)
         if not about:
             return None
         asked = comparison.question_for(context.question, side)
         # A value of the kind compared may rank below the reader's first few spans.
         first = await self._first(asked, about, SIDE_SPANS)
-        read = await hops.follow(asked, first, self._ways(context, passages))
-        for span in read.spans:
-            if span.confidence < confidence.QUOTE_FLOOR:
-                break
-            value = value_of(span.text, comparison.order) if comparison.order else None
-            if comparison.order is None or value is not None:
-                return _SideRead(side, span, read.passages[span.passage], value)
+        return await hops.follow(asked, first, self._ways(context, passages))
+
+
+def _may_answer(comparison: Comparison | None, spans: list[Span]) -> bool:
+    """Whether the best span may be the short answer: a choice whose sides gave no verdict is
+    answered by one of them or not at all ("which came first, A or B?" is not answered by a
+    third name the passages offer), so its sentences are quoted without one."""
+    if comparison is None or not comparison.choice or not spans:
+        return True
+    return comparison.names_a_side(spans[0].text)
+
+
+def _value(comparison: Comparison, side: Side, read: Reading) -> _SideRead | None:
+    """The side's most probable span worth quoting that holds a value of the kind compared."""
+    for span in _worth(read):
+        value = value_of(span.text, comparison.order) if comparison.order else None
+        if comparison.order is None or value is not None:
+            return _SideRead(side, span, read.passages[span.passage], value)
+    return None
+
+
+def _in_common(
+    comparison: Comparison, first: Reading, second: Reading
+) -> tuple[_SideRead, _SideRead] | None:
+    """The most probable pair of spans, one of each side's read, of which one holds the other
+    whole: what "what do A and B have in common?" asks is a value both sides' passages give.
+    None where no span of one side agrees with one of the other's."""
+    pairs = [
+        (a, b) for a in _worth(first) for b in _worth(second) if within(a.text, b.text)
+    ]
+    if not pairs:
         return None
+    a, b = max(pairs, key=lambda pair: pair[0].probability * pair[1].probability)
+    one, other = comparison.sides
+    return (
+        _SideRead(one, a, first.passages[a.passage], None),
+        _SideRead(other, b, second.passages[b.passage], None),
+    )
+
+
+def _shorter(reads: tuple[_SideRead, _SideRead]) -> str:
+    """The value both hold: the shorter of two spans of which one holds the other."""
+    return min((r.span.text.strip() for r in reads), key=lambda text: len(text.split()))
+
+
+def _worth(read: Reading) -> list[Span]:
+    """The read's spans, most probable first, up to the first not worth quoting."""
+    kept: list[Span] = []
+    for span in read.spans:
+        if span.confidence < confidence.QUOTE_FLOOR:
+            break
+        kept.append(span)
+    return kept
 
 
 def _about(side: Side, passages: list[Passage]) -> list[Passage]:

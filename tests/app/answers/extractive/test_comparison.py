@@ -9,6 +9,7 @@ from app.answers.extractive.comparison import (
     number_of,
     same_value,
     value_of,
+    within,
 )
 
 
@@ -34,9 +35,34 @@ def test_a_question_opening_with_an_auxiliary_is_answered_yes_or_no() -> None:
     assert found is not None and found.polar and found.order is None
 
 
+def test_an_auxiliary_before_two_sides_an_or_joins_asks_which_not_whether() -> None:
+    found = comparison_of(
+        "Is Kettle Span or Orrin Viaduct nearer the sea?", ["Kettle Span", "Orrin Viaduct"]
+    )
+    assert found is not None and found.choice and not found.polar
+    assert found.names_a_side("the Orrin Viaduct") and not found.names_a_side("the sea")
+
+
 def test_two_subjects_named_without_a_choice_or_a_yes_no_are_no_comparison() -> None:
     assert (
         comparison_of("Who built Kettle Span near Orrin Viaduct?", ["Kettle Span", "Orrin Viaduct"])
+        is None
+    )
+
+
+def test_two_subjects_an_and_joins_in_a_wh_question_ask_for_what_both_hold() -> None:
+    question = "What trade do Kettle Span and Orrin Viaduct have in common?"
+    found = comparison_of(question, ["Kettle Span", "Orrin Viaduct"])
+    assert found is not None and found.shared
+    assert not found.polar and found.order is None
+    assert (
+        found.question_for(question, found.sides[1])
+        == "What trade do Orrin Viaduct have in common?"
+    )
+    assert (
+        comparison_of(
+            "Which opened first, Kettle Span and Orrin Viaduct?", ["Kettle Span", "Orrin Viaduct"]
+        )
         is None
     )
 
@@ -68,3 +94,9 @@ def test_dates_compare_by_day_and_numbers_by_size() -> None:
 def test_values_agree_when_the_shorter_one_s_words_are_the_other_s() -> None:
     assert same_value("American", "an American")
     assert not same_value("French", "German")
+
+
+def test_a_value_is_within_another_when_every_word_of_the_shorter_is_the_longer_s() -> None:
+    assert within("director", "film director") and within("Film Director", "director")
+    assert not within("film director", "film editor")
+    assert not within("", "director")

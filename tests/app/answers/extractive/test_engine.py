@@ -76,6 +76,36 @@ async def test_a_yes_no_comparison_compares_the_two_values_read() -> None:
     assert answer.short_answer == "yes"
 
 
+async def test_a_choice_is_answered_by_one_of_its_sides_or_by_none() -> None:
+    answer = await draft("Which founder was an engineer, Tobias Crane or Mabel Orme?", MILLS)
+    assert answer.short_answer is None
+    assert answer.support and not answer.settled
+
+
+async def test_what_two_subjects_have_in_common_is_a_value_both_reads_hold() -> None:
+    answer = await draft("In which county are both Orrin Mill and Kettle Works?", MILLS)
+    assert answer.short_answer == "Marrow County"
+    assert answer.claims[0].refs == ("SRC:0001", "SRC:0002")
+
+
+async def test_what_two_people_share_is_the_shorter_of_two_agreeing_values() -> None:
+    people = sources(
+        (
+            "Mara Hollis",
+            "Mara Hollis (born 1948) is a Welsh cinematographer and film director. She shot "
+            "three features in Patagonia.",
+        ),
+        (
+            "Teodor Brane",
+            "Teodor Brane (1931 – 2004) was a Czech film editor and director, known for his "
+            "documentaries about mining towns.",
+        ),
+    )
+    answer = await draft("What occupation do Mara Hollis and Teodor Brane share?", people)
+    assert answer.short_answer == "director"
+    assert {q.ref for q in answer.support} == {"SRC:0001", "SRC:0002"}
+
+
 async def test_a_bridge_the_best_span_names_is_looked_up_and_read() -> None:
     film = source("The Lantern Gate", "The Lantern Gate is a 1931 drama film directed by Ada Ray.")
     director = source(
