@@ -60,13 +60,14 @@ class Comparison:
     order: Order | None  # None: the two values are compared for equality
     shared: bool = False  # asks for what both sides hold: a value both reads agree on
 
-    @property
-    def choice(self) -> bool:
-        """Answered by one of its two sides ("which …, A or B?"), or by nothing."""
-        return not self.polar and not self.shared
-
-    def names_a_side(self, text: str) -> bool:
-        return any(same_value(text, side.name) for side in self.sides)
+    def answered_by(self, text: str) -> bool:
+        """Whether a span read with the whole question may answer it when the sides gave no
+        verdict: a choice only by one of its sides ("which came first, A or B?" is not
+        answered by a third name the passages offer), a yes-or-no question by no span, and
+        what two sides have in common by any."""
+        if self.shared:
+            return True
+        return not self.polar and any(same_value(text, side.name) for side in self.sides)
 
     def question_for(self, question: str, side: Side) -> str:
         """The question asked of one side: both sides' mentions replaced by this one, and the

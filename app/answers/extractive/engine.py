@@ -152,12 +152,9 @@ class ExtractiveComposer:
 
 
 def _may_answer(comparison: Comparison | None, spans: list[Span]) -> bool:
-    """Whether the best span may be the short answer: a choice whose sides gave no verdict is
-    answered by one of them or not at all ("which came first, A or B?" is not answered by a
-    third name the passages offer), so its sentences are quoted without one."""
-    if comparison is None or not comparison.choice or not spans:
-        return True
-    return comparison.names_a_side(spans[0].text)
+    """Whether the best span may be the short answer; where a comparison gave no verdict, its
+    sentences are otherwise quoted without one."""
+    return comparison is None or not spans or comparison.answered_by(spans[0].text)
 
 
 def _value(comparison: Comparison, side: Side, read: Reading) -> _SideRead | None:

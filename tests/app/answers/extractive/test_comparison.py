@@ -39,8 +39,16 @@ def test_an_auxiliary_before_two_sides_an_or_joins_asks_which_not_whether() -> N
     found = comparison_of(
         "Is Kettle Span or Orrin Viaduct nearer the sea?", ["Kettle Span", "Orrin Viaduct"]
     )
-    assert found is not None and found.choice and not found.polar
-    assert found.names_a_side("the Orrin Viaduct") and not found.names_a_side("the sea")
+    assert found is not None and not found.polar and not found.shared
+    assert found.answered_by("the Orrin Viaduct") and not found.answered_by("the sea")
+
+
+def test_with_no_verdict_a_yes_no_question_is_answered_by_no_span_and_a_shared_one_by_any() -> None:
+    sides = ["Kettle Span", "Orrin Viaduct"]
+    polar = comparison_of("Are Kettle Span and Orrin Viaduct in the same county?", sides)
+    assert polar is not None and not polar.answered_by("Kettle Span")
+    shared = comparison_of("What do Kettle Span and Orrin Viaduct have in common?", sides)
+    assert shared is not None and shared.answered_by("granite")
 
 
 def test_two_subjects_named_without_a_choice_or_a_yes_no_are_no_comparison() -> None:
