@@ -81,9 +81,20 @@ class Comparison:
         return _WH_WORD.sub(word, asked, count=1)
 
 
+def yes_or_no(question: str) -> bool:
+    """Whether the question asks for a yes or a no: it opens with an auxiliary verb and offers
+    no alternatives ("was it A or B?" asks which). No span of a passage answers it."""
+    return _opens_with_auxiliary(question) and " or " not in f" {question.casefold()} "
+
+
+def _opens_with_auxiliary(question: str) -> bool:
+    words = _WORD.findall(question)
+    return bool(words) and words[0].casefold() in _AUXILIARIES
+
+
 def comparison_of(question: str, subjects: list[str]) -> Comparison | None:
     words = [w.casefold() for w in _WORD.findall(question)]
-    polar = bool(words) and words[0] in _AUXILIARIES
+    polar = _opens_with_auxiliary(question)
     sides = _named_subjects(question, subjects) or _tail_choice(question)
     if sides is None:
         return None

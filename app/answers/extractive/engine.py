@@ -30,6 +30,7 @@ from app.answers.extractive.comparison import (
     same_value,
     value_of,
     within,
+    yes_or_no,
 )
 from app.answers.extractive.drafting import claim, draft_of
 from app.answers.extractive.hops import Reading
@@ -92,7 +93,8 @@ class ExtractiveComposer:
                 return compared
         first = await self._first(context.question, passages)
         read = await hops.follow(context.question, first, self._ways(context, []))
-        floor = self._short_floor if _may_answer(comparison, read.spans) else math.inf
+        may = _may_answer(context.question, comparison, read.spans)
+        floor = self._short_floor if may else math.inf
         return draft_of(read.spans, read.passages, context.language, floor)
 
     async def _first(
@@ -151,10 +153,13 @@ class ExtractiveComposer:
         return await hops.follow(asked, first, self._ways(context, passages))
 
 
-def _may_answer(comparison: Comparison | None, spans: list[Span]) -> bool:
-    """Whether the best span may be the short answer; where a comparison gave no verdict, its
-    sentences are otherwise quoted without one."""
-    return comparison is None or not spans or comparison.answered_by(spans[0].text)
+def _may_answer(question: str, comparison: Comparison | None, spans: list[Span]) -> bool:
+    """Whether the best span may be the short answer: not of a yes-or-no question, nor of a
+    comparison that gave no verdict but by what it may be answered by. Its sentences are
+    otherwise quoted without one."""
+    if comparison is not None and spans:
+        return comparison.answered_by(spans[0].text)
+    return not yes_or_no(question)
 
 
 def _value(comparison: Comparison, side: Side, read: Reading) -> _SideRead | None:

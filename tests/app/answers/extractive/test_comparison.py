@@ -10,6 +10,7 @@ from app.answers.extractive.comparison import (
     same_value,
     value_of,
     within,
+    yes_or_no,
 )
 
 
@@ -108,3 +109,9 @@ def test_a_value_is_within_another_when_every_word_of_the_shorter_is_the_longer_
     assert within("director", "film director") and within("Film Director", "director")
     assert not within("film director", "film editor")
     assert not within("", "director")
+
+
+def test_a_question_opening_with_an_auxiliary_asks_yes_or_no_unless_it_offers_an_or() -> None:
+    assert yes_or_no("Was Kettle Span built by convicts?")
+    assert not yes_or_no("Was Kettle Span built in stone or in iron?")
+    assert not yes_or_no("Who built Kettle Span?")

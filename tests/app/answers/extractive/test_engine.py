@@ -82,6 +82,12 @@ async def test_a_choice_is_answered_by_one_of_its_sides_or_by_none() -> None:
     assert answer.support and not answer.settled
 
 
+async def test_a_yes_or_no_question_is_answered_by_its_quotes_not_by_a_span() -> None:
+    answer = await draft("Was Orrin Mill founded by an engineer?", MILLS)
+    assert answer.short_answer is None
+    assert "the engineer Tobias Crane" in answer.support[0].text
+
+
 async def test_what_two_subjects_have_in_common_is_a_value_both_reads_hold() -> None:
     answer = await draft("In which county are both Orrin Mill and Kettle Works?", MILLS)
     assert answer.short_answer == "Marrow County"
