@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from ingest.dates import parse_date
 
@@ -158,13 +159,20 @@ def first_wins(order: Order, values: tuple[float, float]) -> bool:
 def within(a: str, b: str) -> bool:
     """One read value holds the other whole: every word of the shorter is the longer's
     ("director" of "film director"; not "film director" of "film editor")."""
-    x, y = sorted((set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))), key=len)
+    x, y = sorted((_words(a), _words(b)), key=len)
     return bool(x) and x <= y
 
 
 def same_value(a: str, b: str) -> bool:
     """Two read values agree when most of the shorter one's words are the other's."""
-    x, y = set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))
+    x, y = _words(a), _words(b)
     if not x or not y:
         return False
     return len(x & y) / min(len(x), len(y)) >= 0.5
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    """A value's words, folded: what-two-sides-share compares every span of one side's read
+    with every span of the other's."""
+    return frozenset(_WORD.findall(text.casefold()))

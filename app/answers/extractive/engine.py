@@ -122,10 +122,10 @@ class ExtractiveComposer:
     async def _compare(
         self, context: ComposeContext, comparison: Comparison, passages: list[Passage]
     ) -> Draft | None:
-        """The verdict of two values read, whenever both are: the reader's confidence in a
-        value of a kind it was not asked for outright ("which came first?") says little of
-        whether the verdict is right, so it settles the answer but gives no floor. The sides
-        are read at once: each is its own reads and lookups."""
+        """The verdict of two values read, whenever both are, or the value both sides hold:
+        the reader's confidence in a value of a kind it was not asked for outright ("which
+        came first?") says little of whether the verdict is right, so it settles the answer
+        but gives no floor. The sides are read at once: each is its own reads and lookups."""
         sides = (self._side(context, comparison, s, passages) for s in comparison.sides)
         first, second = await asyncio.gather(*sides)
         if first is None or second is None:
