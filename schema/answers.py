@@ -195,8 +195,10 @@ class AnswerBrief:
     answer: str
     short_answer: str | None = strawberry.field(
         description="The extractive model's answer span, given only when its reader thinks it"
-        " more likely right than wrong. The span reader reads English; in other languages the"
-        " best sentences are quoted, with the number or date a how-many or when question asks."
+        " more likely right than wrong; a comparison's verdict (yes, no, or one of its two"
+        " sides) or the value two sides share; never a span for a yes-or-no question. The span"
+        " reader reads English; in other languages the best sentences are quoted, with the"
+        " number or date a how-many or when question asks."
     )
     confidence: float | None = strawberry.field(
         description="The extractive reader's confidence, 0 to 1, in its best span, with or"
