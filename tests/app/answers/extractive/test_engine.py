@@ -107,7 +107,7 @@ async def test_what_two_people_share_is_the_shorter_of_two_agreeing_values() -> 
             "documentaries about mining towns.",
         ),
     )
-    answer = await draft("What occupation do Mara Hollis and Teodor Brane share?", people)
+    answer = await draft("What work do Mara Hollis and Teodor Brane have in common?", people)
     assert answer.short_answer == "director"
     assert {q.ref for q in answer.support} == {"SRC:0001", "SRC:0002"}
 
