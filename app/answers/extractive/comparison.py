@@ -6,8 +6,9 @@ hold.
 
 The sides are found by what the passages are about: the subjects of retrieved documents
 (their titles) that the question names, else the two phrases an "or" joins at the end of
-the question. Which way a comparison goes is read from English's comparative words, the
-only words of the question this module reads.
+the question. Which way a comparison goes is read from English's comparative words; besides
+them this module reads only the auxiliary that opens a yes-or-no question and the "or" or
+"and" that joins the two sides.
 """
 
 from __future__ import annotations
