@@ -177,9 +177,8 @@ def _in_common(
     """The most probable pair of spans, one of each side's read, of which one holds the other
     whole: what "what do A and B have in common?" asks is a value both sides' passages give.
     None where no span of one side agrees with one of the other's."""
-    pairs = [
-        (a, b) for a in _worth(first) for b in _worth(second) if within(a.text, b.text)
-    ]
+    theirs = _worth(second)
+    pairs = [(a, b) for a in _worth(first) for b in theirs if within(a.text, b.text)]
     if not pairs:
         return None
     a, b = max(pairs, key=lambda pair: pair[0].probability * pair[1].probability)

@@ -68,7 +68,8 @@ async def follow(question: str, reading: Reading, ways: Ways) -> Reading:
         return unfolded
     for bridge in _bridges(reading):
         pages = await _pages(bridge.name, reading.passages, ways)
-        asked = await _asked(question, bridge, ways.describe)
+        # A bridge with no passages of its own has nothing to read the rewritten question in.
+        asked = await _asked(question, bridge, ways.describe) if pages else None
         described = await _described(asked, bridge.name, reading, pages, ways)
         if described is not None:
             return described
