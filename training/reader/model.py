@@ -14,7 +14,8 @@ _EPS = 1e-12
 
 
 def from_tensors(tensors: dict[str, np.ndarray], layers: int, seed: int) -> tuple[Params, Any]:
-    """Trainable parameters (everything but the word embeddings) and the frozen word table."""
+    """Trainable parameters (everything but the word embeddings) and the frozen word table.
+    The span head starts at random unless the tensors are a trained reader's."""
     def t(name: str) -> jnp.ndarray:
         return jnp.asarray(tensors[name], dtype=jnp.float32)
 
@@ -48,6 +49,8 @@ def from_tensors(tensors: dict[str, np.ndarray], layers: int, seed: int) -> tupl
         "head_w": jax.random.normal(key, (hidden, 2)) * 0.02,
         "head_b": jnp.zeros((2,)),
     }
+    if "qa_outputs.weight" in tensors:  # a trained reader's own head, to train further
+        params["head_w"], params["head_b"] = t("qa_outputs.weight").T, t("qa_outputs.bias")
     return params, t("embeddings.word_embeddings.weight")
 
 
