@@ -163,10 +163,15 @@ def _may_answer(question: str, comparison: Comparison | None, spans: list[Span])
 
 
 def _value(comparison: Comparison, side: Side, read: Reading) -> _SideRead | None:
-    """The side's most probable span worth quoting that holds a value of the kind compared."""
-    for span in _worth(read):
-        value = value_of(span.text, comparison.order) if comparison.order else None
-        if comparison.order is None or value is not None:
+    """The side's most probable span worth quoting that holds a value of the kind compared,
+    or, for an order, its most probable span holding a date or number at all: the question
+    asked of a side is rewritten ("When came first, A?"), and the reader's estimate that a
+    page answers a question unlike any it was trained on is no floor for a value the page's
+    own spans rank first."""
+    order = comparison.order
+    for span in read.spans if order else _worth(read):
+        value = value_of(span.text, order) if order else None
+        if order is None or value is not None:
             return _SideRead(side, span, read.passages[span.passage], value)
     return None
 

@@ -7,13 +7,14 @@ on real databases.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 
 from app.answers.composer import ComposeContext, Lookup
 from app.answers.extractive.engine import ExtractiveComposer
-from app.answers.extractive.reader import SpanReader, shared_reader
+from app.answers.extractive.reader import SPANS_PER_WINDOW, Span, SpanReader, shared_reader
 from app.answers.results import Draft, Source
 from ingest.extraction import Extractor
 from tests.app.answers.extractive._sources import source, sources
@@ -69,6 +70,24 @@ async def test_which_came_first_reads_a_date_for_each_side_and_cites_both() -> N
     assert answer.short_answer == "Orrin Mill"
     assert answer.claims[0].refs == ("SRC:0002", "SRC:0001")
     assert {q.ref for q in answer.support} == {"SRC:0001", "SRC:0002"}
+
+
+class _Doubtful(SpanReader):
+    """The shipped reader, with every span's confidence a hundredth of its own: a reader
+    that doubts a page answers a question unlike those it was trained on."""
+
+    def read(
+        self, question: str, passages: Sequence[str], per_window: int = SPANS_PER_WINDOW
+    ) -> list[Span]:
+        spans = super().read(question, passages, per_window)
+        return [replace(span, confidence=span.confidence / 100) for span in spans]
+
+
+async def test_an_order_compares_the_values_a_side_ranks_first_however_doubtful() -> None:
+    context = ComposeContext("Which was founded first, Kettle Works or Orrin Mill?", MILLS, "en")
+    answer = await ExtractiveComposer(reader=_Doubtful).draft(context)
+    assert answer.short_answer == "Orrin Mill"
+    assert answer.claims[0].refs == ("SRC:0002", "SRC:0001")
 
 
 async def test_a_yes_no_comparison_compares_the_two_values_read() -> None:
