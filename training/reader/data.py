@@ -17,6 +17,7 @@ import json
 import math
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,10 +93,7 @@ class _Distractors:
     def __init__(self, paragraphs: list[str], articles: list[int], hard: bool) -> None:
         self._texts = paragraphs
         self._words = [_words(text) for text in paragraphs]
-        counts: dict[str, int] = {}
-        for words in self._words:
-            for word in words:
-                counts[word] = counts.get(word, 0) + 1
+        counts = Counter(word for words in self._words for word in words)
         self._idf = {w: math.log(len(paragraphs) / n) for w, n in counts.items()}
         self._by_article: dict[int, list[int]] = {}
         for index, article in enumerate(articles):
@@ -111,7 +109,9 @@ class _Distractors:
         if not others:
             return None
         asked = _words(q.text)
-        return max(others, key=lambda p: sum(self._idf[w] for w in asked & self._words[p]))
+        # fsum: a set's order follows the per-process string hash; a plain sum could then
+        # break a near-tie differently in each run.
+        return max(others, key=lambda p: math.fsum(self._idf[w] for w in asked & self._words[p]))
 
 
 def _words(text: str) -> frozenset[str]:

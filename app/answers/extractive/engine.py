@@ -18,6 +18,7 @@ import asyncio
 import math
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from itertools import takewhile
 
 from app.answers import labels
 from app.answers.composer import ComposeContext
@@ -134,11 +135,11 @@ class ExtractiveComposer:
             reads = _in_common(comparison, first, second)
             return None if reads is None else _compared(_shorter(reads), reads, context.language)
         one, other = comparison.sides
-        values = _value(comparison, one, first), _value(comparison, other, second)
-        if values[0] is None or values[1] is None:
+        a, b = _value(comparison, one, first), _value(comparison, other, second)
+        if a is None or b is None:
             return None
-        short = _verdict(comparison, values[0], values[1], context.language)
-        return None if short is None else _compared(short, (values[0], values[1]), context.language)
+        short = _verdict(comparison, a, b, context.language)
+        return None if short is None else _compared(short, (a, b), context.language)
 
     async def _side(
         self, context: ComposeContext, comparison: Comparison, side: Side, passages: list[Passage]
@@ -169,9 +170,12 @@ def _value(comparison: Comparison, side: Side, read: Reading) -> _SideRead | Non
     page answers a question unlike any it was trained on is no floor for a value the page's
     own spans rank first."""
     order = comparison.order
-    for span in read.spans if order else _worth(read):
-        value = value_of(span.text, order) if order else None
-        if order is None or value is not None:
+    if order is None:
+        best = next(iter(_worth(read)), None)
+        return None if best is None else _SideRead(side, best, read.passages[best.passage], None)
+    for span in read.spans:
+        value = value_of(span.text, order)
+        if value is not None:
             return _SideRead(side, span, read.passages[span.passage], value)
     return None
 
@@ -201,12 +205,7 @@ def _shorter(reads: tuple[_SideRead, _SideRead]) -> str:
 
 def _worth(read: Reading) -> list[Span]:
     """The read's spans, most probable first, up to the first not worth quoting."""
-    kept: list[Span] = []
-    for span in read.spans:
-        if span.confidence < confidence.QUOTE_FLOOR:
-            break
-        kept.append(span)
-    return kept
+    return list(takewhile(lambda span: span.confidence >= confidence.QUOTE_FLOOR, read.spans))
 
 
 def _about(side: Side, passages: list[Passage]) -> list[Passage]:

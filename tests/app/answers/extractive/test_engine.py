@@ -85,7 +85,8 @@ class _Doubtful(SpanReader):
 
 async def test_an_order_compares_the_values_a_side_ranks_first_however_doubtful() -> None:
     context = ComposeContext("Which was founded first, Kettle Works or Orrin Mill?", MILLS, "en")
-    answer = await ExtractiveComposer(reader=_Doubtful).draft(context)
+    doubtful = _Doubtful()  # one load of the weights for every read of the draft
+    answer = await ExtractiveComposer(reader=lambda: doubtful).draft(context)
     assert answer.short_answer == "Orrin Mill"
     assert answer.claims[0].refs == ("SRC:0002", "SRC:0001")
 
