@@ -37,13 +37,13 @@ from typing import Any
 from app.answers.request import AnswerRequest
 from app.answers.results import Answer, AnswerDelta, AnswerDone, ClaimStatus
 from app.answers.verification import MARKER
-from app.localdb import llamacpp
 from app.localdb.scripted_llm import Reply, ScriptedLlm, scripted_llm
-from app.localdb.stack import Stack, free_port, local_stack, stack_services
+from app.localdb.stack import Stack, local_stack, stack_services
 from app.services import Services
 from app.settings import Settings
 from app.tenancy.principal import Principal
 from bench._llm_proxy import TimingProxy, timing_proxy, url_of
+from bench._local_model import local_model_server
 from bench._timing import p50_p95
 from bench.answers import f1, golds, normalise
 from bench.quality import ensure_corpus, questions
@@ -113,9 +113,7 @@ async def measured(
 
 
 @asynccontextmanager
-async def llm_services(
-    stack: Stack, url: str, model: str = MODEL
-) -> AsyncIterator[Services]:
+async def llm_services(stack: Stack, url: str, model: str = MODEL) -> AsyncIterator[Services]:
     env = {
         **stack.env(),
         "TRELLIS_LLM_URL": url,
@@ -212,17 +210,10 @@ async def run_real_set(
 
 
 def run_real(limit: int, keep: Path | None) -> tuple[str, dict[str, RealFigures]]:
-    """The model of TRELLIS_LOCAL_LLM_GGUF (by default the bundled SmolLM2) on 2 threads."""
-    config = Settings.from_env().local_llm
-    reason = llamacpp.missing(config.gguf)
-    if reason:
-        raise SystemExit(f"bench.verification --real: {reason}")
-    model = llamacpp.local_model(config.gguf, threads=2, context=config.context)
-    log = Path(".data/bench-llama-server.log")
-    with llamacpp.llama_server(model, free_port(), log) as url:
-        llama = (url, model.name)
+    """The local model (bench/_local_model.py) answering each set's first questions."""
+    with local_model_server("bench.verification --real") as llama:
         found = {d: asyncio.run(run_real_set(d, limit, keep, llama)) for d in REAL_DATASETS}
-    return model.name, found
+    return llama[1], found
 
 
 def report_real(model: str, found: dict[str, RealFigures]) -> None:

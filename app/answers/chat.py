@@ -53,11 +53,13 @@ class Chat:
         self._access = access
 
     def stream(
-        self, principal: Principal, request: ChatRequest
+        self, principal: Principal, request: ChatRequest, budget: float | None = None
     ) -> AsyncIterator[ChatText | ChatDone]:
-        """The completion's text as it comes, then ChatDone with its usage; within the budget."""
-        budget = self._settings.budget_seconds
-        return within(self._events(principal, request), budget, "the completion")
+        """The completion's text as it comes, then ChatDone with its usage; within `budget`
+        seconds, or else the answers' budget (a research run's plan gives what is left of
+        the run's own)."""
+        seconds = self._settings.budget_seconds if budget is None else budget
+        return within(self._events(principal, request), seconds, "the completion")
 
     async def _events(
         self, principal: Principal, request: ChatRequest

@@ -148,16 +148,23 @@ class Answers:
         """The models the principal's plan reaches; the default is always among them."""
         return [m for m in self.models() if principal.plan.reaches(m.name, EXTRACTIVE)]
 
-    async def answer(self, principal: Principal, request: AnswerRequest) -> Answer:
-        """The whole answer, within its effort's budget."""
-        async for event in self.stream(principal, request):
+    async def answer(
+        self, principal: Principal, request: AnswerRequest, budget: float | None = None
+    ) -> Answer:
+        """The whole answer, within `budget` seconds or else its effort's budget."""
+        async for event in self.stream(principal, request, budget):
             if isinstance(event, AnswerDone):
                 return event.answer
         raise TrellisError(ErrorCode.INTERNAL_ERROR, "the answer ended without a result")
 
-    def stream(self, principal: Principal, request: AnswerRequest) -> AsyncIterator[AnswerEvent]:
-        """The answer's events, within its effort's budget: past it, ANSWER_TIMEOUT."""
-        budget = self._settings.budget_for(request.effort is Effort.HIGH)
+    def stream(
+        self, principal: Principal, request: AnswerRequest, budget: float | None = None
+    ) -> AsyncIterator[AnswerEvent]:
+        """The answer's events, within `budget` seconds or else its effort's budget: past it,
+        ANSWER_TIMEOUT. A research run gives what is left of its own budget: its answer reads
+        every passage of its rounds, and may take longer than an answer asked directly."""
+        if budget is None:
+            budget = self._settings.budget_for(request.effort is Effort.HIGH)
         return within(self._events(principal, request), budget, "the answer")
 
     async def _events(

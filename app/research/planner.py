@@ -43,14 +43,17 @@ class SubQuestions:
     rejected: list[Rejected] = field(default_factory=list)
 
 
-async def plan(chat: Chat, principal: Principal, model: str, question: str) -> SubQuestions:
-    """The model's sub-questions for the question, verified; its usage is metered."""
+async def plan(
+    chat: Chat, principal: Principal, model: str, question: str, budget: float
+) -> SubQuestions:
+    """The model's sub-questions for the question, verified, written within `budget`
+    seconds; its usage is metered."""
     messages = [
         ChatMessage("system", PROMPT.format(most=MOST)),
         ChatMessage("user", question),
     ]
     written = []
-    async for item in chat.stream(principal, ChatRequest(messages, model, SURFACE)):
+    async for item in chat.stream(principal, ChatRequest(messages, model, SURFACE), budget):
         if isinstance(item, ChatText):
             written.append(item.text)
     return verified("".join(written), question)

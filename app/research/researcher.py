@@ -161,7 +161,8 @@ class Researcher:
         model = state.request.model
         if model is None or model == EXTRACTIVE:
             return None
-        return await planner.plan(self._chat, state.principal, model, state.request.query)
+        question, left = state.request.query, _left(state.claimed)
+        return await planner.plan(self._chat, state.principal, model, question, left)
 
     async def _round(self, state: _State) -> None:
         tenant = state.principal.tenant
@@ -200,11 +201,11 @@ class Researcher:
         """The extractive composer's brief from everything read so far; not charged."""
         reading = Reading(tuple(state.read), draft=True)
         drafted = replace(state.request, model=None, read=reading)
-        return (await self._answers.answer(state.principal, drafted)).brief
+        return (await self._answers.answer(state.principal, drafted, _left(state.claimed))).brief
 
     async def _compose(self, state: _State) -> None:
         reading = replace(state.request, read=Reading(tuple(state.read)))
-        answer = await self._answers.answer(state.principal, reading)
+        answer = await self._answers.answer(state.principal, reading, _left(state.claimed))
         short = answer.brief.short_answer
         message = f"Composed the answer from {_passages(len(state.read))}" + (
             f": {short}." if short else "."

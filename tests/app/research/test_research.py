@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
+from app.localdb.scripted_llm import Reply, scripted_llm
 from app.localdb.stack import Stack, make_key
+from app.settings import Settings
+from schema.serving import running_server
 from tests.clubs import QUESTION, club_documents
 from tests.graph_helpers import graphed_collection
 from tests.graphql_client import GraphQLClient
@@ -187,3 +192,27 @@ def test_a_tenant_may_hold_only_so_many_open_runs(
         assert error["extensions"]["limit"] == 10
     finally:
         rows(stack, "DELETE FROM research_runs WHERE id = ANY(%s) RETURNING id", ids)
+
+
+@pytest.fixture(scope="module")
+def slow_model(stack: Stack, tenant_key_module: str) -> Iterator[GraphQLClient]:
+    """A server whose LLM takes 1.5 s to begin each reply, and whose answers have 1 s."""
+    with scripted_llm(Reply(["Who founded the Harbor Rowing Club?"], first_delay=1.5)) as llm:
+        env = {**stack.env(), "TRELLIS_LLM_URL": llm.url, "TRELLIS_LLM_MODELS": "slow-chat",
+               "TRELLIS_LLM_API_KEY": "test-key", "TRELLIS_ANSWER_BUDGET_SECONDS": "1"}  # fmt: skip
+        remote = Stack(stack.data_dir, Settings.from_env(env), stack.endpoints, stack.neo4j,
+                       stack.postgres)  # fmt: skip
+        with running_server(remote) as url, httpx.Client(base_url=url, timeout=60) as http:
+            yield GraphQLClient(http, tenant_key_module)
+
+
+def test_a_runs_answer_has_what_is_left_of_the_runs_budget_not_an_answers(
+    slow_model: GraphQLClient, stack: Stack
+) -> None:
+    name = graphed_collection(slow_model, stack, *club_documents())
+    asked = {"collections": [name], "query": QUESTION, "topK": 1, "model": "slow-chat"}
+    answer = "query($i: AnswerInput!) { answer(input: $i) { text } }"
+    assert slow_model.error_code(answer, i=asked) == "ANSWER_TIMEOUT"  # 1.5 s: past its 1 s
+    run = finished(slow_model, slow_model.data(START, input=asked)["startResearch"]["id"])
+    assert run["status"] == "DONE", run["reason"]  # the same model composed within the run's
+    assert run["steps"][-1]["kind"] == "COMPOSE" and run["answer"] is not None
