@@ -82,7 +82,7 @@ def _unsupported(asked: str, question: str) -> str:
     if _words(asked) == _words(question):
         return "the question itself"
     given = {w.casefold() for w in _words(question)}
-    invented = [w for w in _names(asked) if w.casefold() not in given]
+    invented = list(dict.fromkeys(w for w in _names(asked) if w.casefold() not in given))
     if invented:
         return f"names {', '.join(invented)}, which the question does not"
     return ""

@@ -45,6 +45,12 @@ def test_an_invented_name_or_number_is_not_searched() -> None:
     ]
 
 
+def test_an_invented_name_is_given_once_in_the_reason_however_often_it_is_written() -> None:
+    written = "Did Ingrid Moe or Ingrid Moe's son Moe found it?"
+    [rejected] = verified(written, ASKED).rejected
+    assert rejected.reason == "names Ingrid, Moe, which the question does not"
+
+
 def test_the_question_again_a_repeat_and_too_many_are_not_searched() -> None:
     lines = [ASKED, "Who founded the Lakeside Chess Club?", "Who founded the Lakeside Chess Club?"]
     lines += [f"Who {verb} the Lakeside Chess Club?" for verb in ("led", "joined", "left")]
