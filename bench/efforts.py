@@ -1,7 +1,7 @@
 """Answers at MEDIUM and HIGH effort, and research runs, on the shared 2Wiki and HotpotQA
 questions, in one run (issue 51), with no LLM (the span reader composes).
 
-Run with `.venv/bin/python -m bench.efforts [--dataset NAME] [--questions N] [--keep DIR]`
+Run with `.venv/bin/python -m bench.efforts [--dataset NAME] [--questions N] [--keep DIR]
 [--planner]`.
 Each question is answered through the answers service (topK 8; HIGH reads twice that, with
 three graph hops and its further rounds), then as a research run through the research service
@@ -92,9 +92,10 @@ def score(item: dict[str, Any], answer: Answer, ms: float) -> dict[str, float]:
     short = answer.brief.short_answer or ""
     read = {s.hit.document.title for s in answer.sources}
     gold = set(item["gold_titles"])
+    em, f1_ = matched(item, short)
     return {
-        "em": float(any(normalise(short) == normalise(g) for g in golds(item))),
-        "f1": max(f1(short, g) for g in golds(item)),
+        "em": em,
+        "f1": f1_,
         "recall": len(gold & read) / len(gold),
         "read": float(len(answer.sources)),
         "ms": ms,
@@ -162,11 +163,14 @@ async def planned(
 def drafted(item: dict[str, Any], run: ResearchRun) -> dict[str, float]:
     """The exact match and F1 of the run's last draft (the span reader's, from all it read)."""
     briefs = [step.brief for step in run.steps if step.brief is not None]
-    short = (briefs[-1].short_answer if briefs else None) or ""
-    return {
-        "draft_em": float(any(normalise(short) == normalise(g) for g in golds(item))),
-        "draft_f1": max(f1(short, g) for g in golds(item)),
-    }
+    em, f1_ = matched(item, (briefs[-1].short_answer if briefs else None) or "")
+    return {"draft_em": em, "draft_f1": f1_}
+
+
+def matched(item: dict[str, Any], short: str) -> tuple[float, float]:
+    """A short answer's exact match and token F1 against the item's gold answers."""
+    em = float(any(normalise(short) == normalise(g) for g in golds(item)))
+    return em, max(f1(short, g) for g in golds(item))
 
 
 async def plan_of(services: Services, run: ResearchRun) -> dict[str, float]:

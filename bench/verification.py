@@ -40,7 +40,6 @@ from app.answers.verification import MARKER
 from app.localdb.scripted_llm import Reply, ScriptedLlm, scripted_llm
 from app.localdb.stack import Stack, local_stack, stack_services
 from app.services import Services
-from app.settings import Settings
 from app.tenancy.principal import Principal
 from bench._llm_proxy import TimingProxy, timing_proxy, url_of
 from bench._local_model import local_model_server
@@ -114,14 +113,9 @@ async def measured(
 
 @asynccontextmanager
 async def llm_services(stack: Stack, url: str, model: str = MODEL) -> AsyncIterator[Services]:
-    env = {
-        **stack.env(),
-        "TRELLIS_LLM_URL": url,
-        "TRELLIS_LLM_MODELS": model,
-        "TRELLIS_LLM_API_KEY": "bench",
-    }
-    settings = Settings.from_env(env)
-    with_llm = Stack(stack.data_dir, settings, stack.endpoints, stack.neo4j, stack.postgres)
+    with_llm = stack.with_env(
+        TRELLIS_LLM_URL=url, TRELLIS_LLM_MODELS=model, TRELLIS_LLM_API_KEY="bench"
+    )
     async with stack_services(with_llm) as services:
         yield services
 

@@ -9,7 +9,7 @@ import socket
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.localdb.endpoints import Endpoints
@@ -46,6 +46,11 @@ class Stack:
             "TRELLIS_DATA_DIR": str(self.data_dir),
             "NEO4J_BOLT_PORT": str(self.settings.neo4j.local_bolt_port),
         }
+
+    def with_env(self, **extra: str) -> Stack:
+        """The same databases, with settings read from the stack's environment and `extra`
+        (an LLM to serve with, a budget to test)."""
+        return replace(self, settings=Settings.from_env({**self.env(), **extra}))
 
 
 @contextmanager

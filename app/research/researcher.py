@@ -25,7 +25,7 @@ from typing import Any
 
 from app.answers.chat import Chat
 from app.answers.request import EXTRACTIVE, AnswerRequest, Effort, Reading
-from app.answers.results import Brief
+from app.answers.results import Answer, Brief
 from app.answers.rounds import PASSAGES, Rounds, next_round
 from app.answers.service import Answers, with_effort
 from app.errors import ErrorCode, TrellisError
@@ -201,11 +201,16 @@ class Researcher:
         """The extractive composer's brief from everything read so far; not charged."""
         reading = Reading(tuple(state.read), draft=True)
         drafted = replace(state.request, model=None, read=reading)
-        return (await self._answers.answer(state.principal, drafted, _left(state.claimed))).brief
+        return (await self._answered(state, drafted)).brief
+
+    async def _answered(self, state: _State, request: AnswerRequest) -> Answer:
+        """The answer to `request` within what is left of the run's budget: a draft or the
+        answer reads every passage of the rounds, more than an answer asked directly."""
+        return await self._answers.answer(state.principal, request, _left(state.claimed))
 
     async def _compose(self, state: _State) -> None:
         reading = replace(state.request, read=Reading(tuple(state.read)))
-        answer = await self._answers.answer(state.principal, reading, _left(state.claimed))
+        answer = await self._answered(state, reading)
         short = answer.brief.short_answer
         message = f"Composed the answer from {_passages(len(state.read))}" + (
             f": {short}." if short else "."

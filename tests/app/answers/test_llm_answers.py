@@ -15,7 +15,6 @@ import pytest
 
 from app.localdb.scripted_llm import Reply, ScriptedLlm, ref_of, scripted_llm
 from app.localdb.stack import Stack, make_key
-from app.settings import Settings
 from schema.serving import running_server
 from tests.app.answers.test_answers import ANSWER, STREAM
 from tests.graphql_client import GraphQLClient
@@ -56,14 +55,8 @@ def served(
     stack: Stack, tenant_key_module: str
 ) -> Iterator[tuple[GraphQLClient, ScriptedLlm, str]]:
     with scripted_llm(Reply(build=honest)) as llm:
-        env = {
-            **stack.env(),
-            "TRELLIS_LLM_URL": llm.url,
-            "TRELLIS_LLM_MODELS": MODEL,
-            "TRELLIS_LLM_API_KEY": "test-key",
-        }
-        remote = Stack(
-            stack.data_dir, Settings.from_env(env), stack.endpoints, stack.neo4j, stack.postgres
+        remote = stack.with_env(
+            TRELLIS_LLM_URL=llm.url, TRELLIS_LLM_MODELS=MODEL, TRELLIS_LLM_API_KEY="test-key"
         )
         with running_server(remote) as url, httpx.Client(base_url=url, timeout=60) as http:
             yield GraphQLClient(http, tenant_key_module), llm, url

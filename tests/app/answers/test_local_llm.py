@@ -16,7 +16,6 @@ from app.answers.results import Claim
 from app.answers.verification import check_claim
 from app.localdb.llamacpp import MODEL_NAME
 from app.localdb.stack import Stack
-from app.settings import Settings
 from schema.serving import running_server
 from tests.graphql_client import GraphQLClient
 from tests.graphql_ws import open_ws, subscribe
@@ -48,10 +47,11 @@ STREAM = """subscription($input: AnswerInput!) { answerStream(input: $input) {
 def served(
     stack: Stack, llama_url: str, tenant_key_module: str
 ) -> Iterator[tuple[GraphQLClient, str]]:
-    env = {**stack.env(), "TRELLIS_LLM_URL": f"{llama_url}/v1",
-           "TRELLIS_LLM_MODELS": MODEL_NAME, "TRELLIS_LLM_API_KEY": "local"}  # fmt: skip
-    remote = Stack(stack.data_dir, Settings.from_env(env), stack.endpoints, stack.neo4j,
-                   stack.postgres)  # fmt: skip
+    remote = stack.with_env(
+        TRELLIS_LLM_URL=f"{llama_url}/v1",
+        TRELLIS_LLM_MODELS=MODEL_NAME,
+        TRELLIS_LLM_API_KEY="local",
+    )
     with running_server(remote) as url, httpx.Client(base_url=url, timeout=120) as http:
         yield GraphQLClient(http, tenant_key_module), url
 

@@ -15,7 +15,6 @@ from app.localdb.llamacpp import MODEL_NAME
 from app.localdb.stack import Stack
 from app.research.planner import MOST, Rejected, verified
 from app.search.checks import MAX_QUERY
-from app.settings import Settings
 from schema.serving import running_server
 from tests.app.research.test_research import START, finished
 from tests.clubs import QUESTION, club_documents
@@ -66,10 +65,11 @@ def test_a_line_longer_than_a_query_is_not_searched() -> None:
 
 @pytest.fixture(scope="module")
 def served(stack: Stack, llama_url: str, tenant_key_module: str) -> Iterator[GraphQLClient]:
-    env = {**stack.env(), "TRELLIS_LLM_URL": f"{llama_url}/v1",
-           "TRELLIS_LLM_MODELS": MODEL_NAME, "TRELLIS_LLM_API_KEY": "local"}  # fmt: skip
-    remote = Stack(stack.data_dir, Settings.from_env(env), stack.endpoints, stack.neo4j,
-                   stack.postgres)  # fmt: skip
+    remote = stack.with_env(
+        TRELLIS_LLM_URL=f"{llama_url}/v1",
+        TRELLIS_LLM_MODELS=MODEL_NAME,
+        TRELLIS_LLM_API_KEY="local",
+    )
     with running_server(remote) as url, httpx.Client(base_url=url, timeout=120) as http:
         yield GraphQLClient(http, tenant_key_module)
 

@@ -14,7 +14,6 @@ import pytest
 
 from app.localdb.scripted_llm import Reply, scripted_llm
 from app.localdb.stack import Stack, make_key
-from app.settings import Settings
 from schema.serving import running_server
 from tests.clubs import QUESTION, club_documents
 from tests.graph_helpers import graphed_collection
@@ -198,10 +197,12 @@ def test_a_tenant_may_hold_only_so_many_open_runs(
 def slow_model(stack: Stack, tenant_key_module: str) -> Iterator[GraphQLClient]:
     """A server whose LLM takes 1.5 s to begin each reply, and whose answers have 1 s."""
     with scripted_llm(Reply(["Who founded the Harbor Rowing Club?"], first_delay=1.5)) as llm:
-        env = {**stack.env(), "TRELLIS_LLM_URL": llm.url, "TRELLIS_LLM_MODELS": "slow-chat",
-               "TRELLIS_LLM_API_KEY": "test-key", "TRELLIS_ANSWER_BUDGET_SECONDS": "1"}  # fmt: skip
-        remote = Stack(stack.data_dir, Settings.from_env(env), stack.endpoints, stack.neo4j,
-                       stack.postgres)  # fmt: skip
+        remote = stack.with_env(
+            TRELLIS_LLM_URL=llm.url,
+            TRELLIS_LLM_MODELS="slow-chat",
+            TRELLIS_LLM_API_KEY="test-key",
+            TRELLIS_ANSWER_BUDGET_SECONDS="1",
+        )
         with running_server(remote) as url, httpx.Client(base_url=url, timeout=60) as http:
             yield GraphQLClient(http, tenant_key_module)
 
